@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import { Type } from 'typebox';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
+import { registerAuth } from './http/auth.js';
+import { registerErrorHandling } from './http/error-handler.js';
+import { ErrorResponse } from './http/schemas.js';
+import { validatorCompiler } from './http/validation.js';
+import { statusesRoutes } from './modules/statuses/statuses.routes.js';
+import { usersRoutes } from './modules/users/users.routes.js';
+import { createServices, type Services } from './services.js';
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  /** `false` for silence, or pino options / a logger instance. */
+  logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+}
+
+export const API_VERSION = '1.0.0';
+
+/** Builds the Fastify application. It never listens: `server.ts` does, tests use `inject()`. */
+export async function buildApp(deps: AppDeps) {
+  const { config, database } = deps;
+  const services: Services = createServices(database.db);
+  const loggerOption =
+    deps.logger === undefined ? { level: config.logLevel, redact: ['req.headers.authorization'] } : deps.logger;
+
+  const app = Fastify({
+    ...(loggerOption && typeof (loggerOption as FastifyBaseLogger).child === 'function'
+      ? { loggerInstance: loggerOption as FastifyBaseLogger }
+      : { logger: loggerOption as FastifyServerOptions['logger'] }),
+    bodyLimit: config.limits.bodyBytes,
+    genReqId: () => randomUUID(),
+    requestIdHeader: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.addSchema(ErrorResponse);
+  // Only JSON bodies: anything else is a 415.
+  app.removeContentTypeParser(['text/plain']);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  registerErrorHandling(app);
+  registerAuth(app, services.accounts);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'copydesk: Workspace Text Content API',
+        description:
+          'The Workspace Text Content API (version 2), served by copydesk. Send your API key as the raw value of the `Authorization` header.',
+        version: API_VERSION,
+      },
+      components: {
+        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+      },
+      security: [{ apiKey: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  if (config.rateLimitPerMinute > 0) {
+    await app.register(rateLimit, {
+      global: true,
+      hook: 'preHandler',
+      max: config.rateLimitPerMinute,
+      timeWindow: '1 minute',
+      enableDraftSpec: true,
+      keyGenerator: (request) => request.principal?.keyId ?? request.ip,
+      // Only keyed API routes count; health checks and docs are free.
+      allowList: (request) => request.principal === null,
+      errorResponseBuilder: (_request, context) => ({
+        statusCode: 429,
+        code: 'rate_limited',
+        message: `Rate limit of ${context.max} requests a minute exceeded, retry in ${Math.ceil(context.ttl / 1000)} s`,
+      }),
+    });
+  }
+
+  const Health = Type.Object({ status: Type.String() });
+  app.get('/healthz', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true, response: { 200: Health, 503: Health } } }, async (_request, reply) => {
+    try {
+      await database.ping();
+      return { status: 'ready' };
+    } catch (error) {
+      app.log.warn({ err: error }, 'database not reachable');
+      return reply.status(503).send({ status: 'database unreachable' });
+    }
+  });
+  app.get(
+    '/token-check',
+    {
+      config: { auth: 'either' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Check an API key (raw or `token <KEY>`)',
+        response: { 200: Type.Object({ success: Type.Literal(true) }), 401: Type.Ref('Error') },
+      },
+    },
+    async () => ({ success: true as const }),
+  );
+  app.get('/v2/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(
+    async (v2) => {
+      await v2.register(statusesRoutes, { services });
+      await v2.register(usersRoutes, { services });
+    },
+    { prefix: '/v2' },
+  );
+
+  return app;
+}
+
+export type App = Awaited<ReturnType<typeof buildApp>>;

@@ -1,0 +1,81 @@
+/**
+ * The environment, parsed once. Nothing else in the code base reads `process.env`.
+ */
+
+export type DatabaseConfig =
+  | { readonly kind: 'sqlite'; readonly path: string }
+  | { readonly kind: 'postgres'; readonly url: string };
+
+export interface Limits {
+  readonly bodyBytes: number;
+  readonly batchItems: number;
+  readonly textChars: number;
+  readonly notesChars: number;
+  readonly tags: number;
+  readonly tagChars: number;
+  readonly filterIds: number;
+}
+
+export interface Config {
+  readonly host: string;
+  readonly port: number;
+  readonly database: DatabaseConfig;
+  readonly logLevel: string;
+  /** Requests per minute per API key; 0 turns rate limiting off. */
+  readonly rateLimitPerMinute: number;
+  readonly limits: Limits;
+  readonly bootstrap: { readonly email: string; readonly workspaceName: string };
+}
+
+export const DEFAULT_SQLITE_PATH = './data/copydesk.db';
+
+export function parseDatabaseUrl(value: string | undefined): DatabaseConfig {
+  const raw = value?.trim();
+  if (!raw) return { kind: 'sqlite', path: DEFAULT_SQLITE_PATH };
+  if (/^postgres(ql)?:\/\//i.test(raw)) return { kind: 'postgres', url: raw };
+  if (raw.startsWith('sqlite:')) {
+    const path = raw.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    return { kind: 'sqlite', path: path || DEFAULT_SQLITE_PATH };
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) {
+    throw new Error(
+      `DATABASE_URL: unsupported scheme in '${raw.split(':')[0]}:', use a file path, sqlite:PATH or postgres://`,
+    );
+  }
+  return { kind: 'sqlite', path: raw };
+}
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    throw new Error(`${name} must be an integer of at least ${min}, got '${raw}'`);
+  }
+  return value;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const config: Config = {
+    host: env.HOST || '127.0.0.1',
+    port: integer(env, 'PORT', 8080),
+    database: parseDatabaseUrl(env.DATABASE_URL),
+    logLevel: env.LOG_LEVEL || 'info',
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
+    limits: {
+      bodyBytes: integer(env, 'LIMIT_BODY_BYTES', 10 * 1024 * 1024, 1),
+      batchItems: integer(env, 'LIMIT_BATCH_ITEMS', 1000, 1),
+      textChars: integer(env, 'LIMIT_TEXT_CHARS', 50_000, 1),
+      notesChars: integer(env, 'LIMIT_NOTES_CHARS', 10_000, 1),
+      tags: integer(env, 'LIMIT_TAGS', 100, 1),
+      tagChars: integer(env, 'LIMIT_TAG_CHARS', 100, 1),
+      filterIds: integer(env, 'LIMIT_FILTER_IDS', 1000, 1),
+    },
+    bootstrap: {
+      email: (env.COPYDESK_ADMIN_EMAIL || 'admin@localhost').toLowerCase(),
+      workspaceName: env.COPYDESK_WORKSPACE_NAME || 'My workspace',
+    },
+    ...overrides,
+  };
+  return Object.freeze(config);
+}

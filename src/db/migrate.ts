@@ -1,0 +1,22 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import * as initial from './migrations/2026_11_21_001_initial.js';
+import type { Database } from './schema.js';
+
+/** Migrations are listed here rather than read from disk, so that they ship inside the build. */
+const migrations: Record<string, Migration> = {
+  '2026_11_21_001_initial': initial,
+};
+
+const provider: MigrationProvider = {
+  getMigrations: async () => migrations,
+};
+
+/** Brings the schema up to date. Safe to run from several processes at once (Kysely takes a lock). */
+export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    throw error instanceof Error ? error : new Error(String(error));
+  }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

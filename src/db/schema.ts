@@ -1,0 +1,248 @@
+import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+
+/**
+ * The tables as Kysely sees them. Booleans are stored as 0/1 and JSON as text on both databases,
+ * so that rows read the same on SQLite and PostgreSQL (see docs/storage.md).
+ */
+
+type Bool = number;
+type Json = string;
+type Timestamp = string;
+type Id = Generated<number>;
+
+export interface WorkspacesTable {
+  id: Id;
+  name: string;
+  base_language: string;
+  sup_sub_enabled: ColumnType<Bool, Bool | undefined, Bool>;
+  /** Advanced in the transaction of every content write; the basis of ETags. */
+  revision: ColumnType<number, number | undefined, number>;
+  created_at: Timestamp;
+}
+
+export interface UsersTable {
+  id: Id;
+  workspace_id: number;
+  email: string;
+  name: string;
+  created_at: Timestamp;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  workspace_id: number;
+  user_id: number;
+  name: string;
+  /** The first characters of the key, for display; never enough to use it. */
+  prefix: string;
+  /** SHA-256 of the whole key, hex. */
+  hash: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp | null;
+  revoked_at: Timestamp | null;
+}
+
+export interface StatusesTable {
+  workspace_id: number;
+  status_key: string;
+  name: string;
+  position: number;
+}
+
+export interface VariantsTable {
+  id: Id;
+  workspace_id: number;
+  developer_id: string;
+  name: string;
+  description: string;
+  locale_code: string | null;
+  created_at: Timestamp;
+}
+
+export interface VariablesTable {
+  id: Id;
+  workspace_id: number;
+  /** The developer ID of a variable is its name. */
+  name: string;
+  type: 'string' | 'number' | 'hyperlink' | 'list' | 'map';
+  data: Json;
+  created_at: Timestamp;
+}
+
+export interface ComponentFoldersTable {
+  id: Id;
+  workspace_id: number;
+  developer_id: string;
+  name: string;
+  parent_id: number | null;
+  created_at: Timestamp;
+}
+
+/** Projects and bases share one table: both are containers of text items. */
+export interface ProjectsTable {
+  id: Id;
+  workspace_id: number;
+  kind: 'project' | 'base';
+  developer_id: string;
+  name: string;
+  base_id: number | null;
+  developer_mode: ColumnType<Bool, Bool | undefined, Bool>;
+  created_at: Timestamp;
+}
+
+export interface BlocksTable {
+  id: Id;
+  workspace_id: number;
+  project_id: number;
+  developer_id: string;
+  name: string;
+  position: number;
+}
+
+/** A plural form as stored in the `plurals` JSON of a text or a variant value. */
+export interface StoredPlural {
+  form: PluralForm;
+  text: string;
+  richText?: string | null;
+}
+
+export type PluralForm = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
+
+/**
+ * Components and text items share this table (`kind`), because they carry the same content:
+ * text, rich text, plurals, variant values, variables, status, assignee, tags and limits.
+ */
+export interface TextsTable {
+  id: Id;
+  workspace_id: number;
+  kind: 'component' | 'text_item';
+  developer_id: string;
+  /** Components only. */
+  name: string | null;
+  /** Components only. */
+  folder_id: number | null;
+  /** Text items only: the project or base that holds the item. */
+  project_id: number | null;
+  block_id: number | null;
+  base_text_item_id: number | null;
+  /** Text items only: the component this item is a linked instance of. */
+  component_id: number | null;
+  /** Custom order within the project (sort=project_order). */
+  position: number;
+  text: string;
+  rich_text: string | null;
+  plurals: Json | null;
+  notes: string;
+  tags: Json;
+  status: string;
+  assignee_id: number | null;
+  character_limit: number | null;
+  integrated: Bool;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface TextVariantsTable {
+  text_id: number;
+  variant_id: number;
+  text: string;
+  rich_text: string | null;
+  plurals: Json | null;
+  status: string;
+  assignee_id: number | null;
+  notes: string;
+  character_limit: number | null;
+}
+
+export interface TextVariablesTable {
+  text_id: number;
+  variable_id: number;
+}
+
+export interface StyleguidesTable {
+  id: Id;
+  workspace_id: number;
+  developer_id: string;
+  name: string;
+  description: string;
+  enabled_by_default: Bool;
+  variant_id: number | null;
+  created_at: Timestamp;
+}
+
+export interface StyleguideSectionsTable {
+  id: Id;
+  styleguide_id: number;
+  section_id: string;
+  kind: 'rules' | 'wordlist';
+  name: string;
+  position: number;
+}
+
+export interface StyleguideRulesTable {
+  id: Id;
+  styleguide_id: number;
+  section_id: number;
+  developer_id: string;
+  name: string;
+  description: string;
+  /** JSON: `{ before, after }` pairs. */
+  examples: Json;
+  /** A built-in check name, `regex`, or null for a rule without a machine check. */
+  check_kind: string | null;
+  /** JSON: the check's settings (pattern, flags, message, limit ...). */
+  check_config: Json | null;
+  position: number;
+}
+
+export interface StyleguideTermsTable {
+  id: Id;
+  styleguide_id: number;
+  section_id: number;
+  developer_id: string;
+  preferred: string;
+  /** JSON array of the terms this one replaces. */
+  replaces: Json;
+  case_sensitive: Bool;
+  note: string;
+  position: number;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  workspaces: WorkspacesTable;
+  users: UsersTable;
+  api_keys: ApiKeysTable;
+  statuses: StatusesTable;
+  variants: VariantsTable;
+  variables: VariablesTable;
+  component_folders: ComponentFoldersTable;
+  projects: ProjectsTable;
+  blocks: BlocksTable;
+  texts: TextsTable;
+  text_variants: TextVariantsTable;
+  text_variables: TextVariablesTable;
+  styleguides: StyleguidesTable;
+  styleguide_sections: StyleguideSectionsTable;
+  styleguide_rules: StyleguideRulesTable;
+  styleguide_terms: StyleguideTermsTable;
+  meta: MetaTable;
+}
+
+/** What a repository takes as its first argument: the database or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+export type TextRow = Selectable<TextsTable>;
+export type NewTextRow = Insertable<TextsTable>;
+export type TextVariantRow = Selectable<TextVariantsTable>;
+export type VariantRow = Selectable<VariantsTable>;
+export type VariableRow = Selectable<VariablesTable>;
+export type FolderRow = Selectable<ComponentFoldersTable>;
+export type ProjectRow = Selectable<ProjectsTable>;
+export type BlockRow = Selectable<BlocksTable>;
+export type UserRow = Selectable<UsersTable>;
+export type ApiKeyRow = Selectable<ApiKeysTable>;

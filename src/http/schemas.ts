@@ -1,0 +1,37 @@
+import { type TSchema, Type } from 'typebox';
+
+/** Contract section 2: letters, digits, '.', '_' and '-', starting with a letter or digit. */
+export const DEVELOPER_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
+
+export const DeveloperId = Type.String({ pattern: DEVELOPER_ID_PATTERN, description: 'Developer ID' });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ErrorResponse = Type.Object(
+  {
+    message: Type.String(),
+    code: Type.Optional(Type.String()),
+    requestId: Type.Optional(Type.String()),
+  },
+  { $id: 'Error', description: 'Every error has this shape' },
+);
+
+export const Success = Type.Object({ success: Type.Literal(true) });
+export const DeveloperIds = Type.Object({ developerIds: Type.Array(Type.String()) });
+
+/** Body `{ developerIds: [...] }` of the batch deletes. */
+export function developerIdsBody(maxItems: number) {
+  return Type.Object(
+    { developerIds: Type.Array(DeveloperId, { minItems: 1, maxItems }) },
+    { additionalProperties: false },
+  );
+}
+
+const errorRef = Type.Unsafe<{ message: string; code?: string; requestId?: string }>(Type.Ref('Error'));
+
+/** The error responses every authenticated route can give, for the OpenAPI document. */
+export function withErrors<R extends Record<number, TSchema>>(responses: R, ...statuses: number[]) {
+  const all: Record<number, TSchema> = { ...responses };
+  for (const status of [400, 401, 429, 500, ...statuses]) all[status] = errorRef;
+  return all as R;
+}

@@ -1,0 +1,61 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+import { DEVELOPER_ID_PATTERN } from './schemas.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under native ESM.
+const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ??
+  addFormatsModule) as unknown as (ajv: Ajv) => Ajv;
+
+/**
+ * Bodies are validated strictly: no type coercion and no silent removal of unknown fields, so a
+ * typo in a field name is a 400 rather than a no-op. Query strings arrive as text and are coerced.
+ */
+const bodyAjv = addFormats(new Ajv({ allErrors: false, coerceTypes: false, removeAdditional: false, strict: false }));
+const queryAjv = addFormats(
+  new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, removeAdditional: false, strict: false }),
+);
+
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
+  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+};
+
+/** `/updates/3/status` becomes `updates[3].status`, the form the messages of this API use. */
+export function fieldPath(instancePath: string, extra?: string): string {
+  const segments = instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (extra !== undefined) segments.push(extra);
+  let path = '';
+  for (const segment of segments) {
+    if (/^\d+$/.test(segment)) path += `[${segment}]`;
+    else path += path ? `.${segment}` : segment;
+  }
+  return path;
+}
+
+export function describeSchemaError(error: ErrorObject, part: string): string {
+  const params = error.params as Record<string, unknown>;
+  const at = (extra?: string) => fieldPath(error.instancePath, extra) || part;
+  switch (error.keyword) {
+    case 'required':
+      return `${at(String(params.missingProperty))} is required`;
+    case 'additionalProperties':
+      return `${at(String(params.additionalProperty))} is not a known field`;
+    case 'enum':
+      return `${at()} must be one of: ${(params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'const':
+      return `${at()} must be ${JSON.stringify(params.allowedValue)}`;
+    case 'pattern':
+      if (params.pattern === DEVELOPER_ID_PATTERN) {
+        return `${at()} must be 1 to 128 letters, digits, '.', '_' or '-', starting with a letter or digit`;
+      }
+      return `${at()} must match the pattern ${String(params.pattern)}`;
+    case 'format':
+      return `${at()} must be a valid ${String(params.format)}`;
+    default:
+      return `${at()} ${error.message ?? 'is invalid'}`;
+  }
+}

@@ -1,0 +1,153 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { Database } from '../../db/schema.js';
+import { now } from '../../db/transaction.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { StatusesService } from '../statuses/statuses.service.js';
+import { insertBuiltinStyleguide } from '../styleguides/styleguides.repository.js';
+import * as repo from './accounts.repository.js';
+import { displayPrefix, generateKey, generateKeyId, hashKey } from './keys.js';
+
+export interface Principal {
+  workspaceId: number;
+  userId: number;
+  keyId: string;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+/** How often a key's `last_used_at` is written at most; reads stay reads. */
+const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export function createAccountsService(deps: { db: Kysely<Database>; statuses: StatusesService }) {
+  const { db, statuses } = deps;
+
+  async function requireWorkspace(workspaceId: number) {
+    const workspace = Number.isInteger(workspaceId) ? await repo.findWorkspace(db, workspaceId) : undefined;
+    if (!workspace) throw notFound(`Workspace ${workspaceId} not found`);
+    return workspace;
+  }
+
+  async function createWorkspace(name: string): Promise<{ id: number }> {
+    if (!name.trim()) throw badRequest('name: must not be empty');
+    return db.transaction().execute(async (trx) => {
+      const createdAt = now();
+      const id = await repo.insertWorkspace(trx, name.trim(), createdAt);
+      await statuses.seedDefaults(trx, id);
+      await insertBuiltinStyleguide(trx, id, createdAt);
+      return { id };
+    });
+  }
+
+  async function createUser(input: { workspaceId: number; email: string; name?: string }) {
+    await requireWorkspace(input.workspaceId);
+    const email = normaliseEmail(input.email);
+    if (!EMAIL.test(email)) throw badRequest(`email: '${input.email}' is not an email address`);
+    try {
+      await repo.insertUser(db, {
+        workspaceId: input.workspaceId,
+        email,
+        name: input.name?.trim() || email.split('@')[0] || email,
+        createdAt: now(),
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(`User ${email} already exists in workspace`);
+      throw error;
+    }
+    return { email };
+  }
+
+  async function createKey(input: { workspaceId: number; email: string; name?: string }) {
+    await requireWorkspace(input.workspaceId);
+    const email = normaliseEmail(input.email);
+    const user = await repo.findUserByEmail(db, input.workspaceId, email);
+    if (!user) throw notFound(`User ${email} not found in workspace ${input.workspaceId}`);
+    const key = generateKey();
+    const id = generateKeyId();
+    await repo.insertKey(db, {
+      id,
+      workspace_id: input.workspaceId,
+      user_id: user.id,
+      name: input.name?.trim() || 'API key',
+      prefix: displayPrefix(key),
+      hash: hashKey(key),
+      created_at: now(),
+      last_used_at: null,
+      revoked_at: null,
+    });
+    return { id, key };
+  }
+
+  async function listKeys(workspaceId: number) {
+    await requireWorkspace(workspaceId);
+    const rows = await repo.listKeys(db, workspaceId);
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      prefix: row.prefix,
+      email: row.email,
+      createdAt: row.created_at,
+      lastUsedAt: row.last_used_at,
+      revokedAt: row.revoked_at,
+    }));
+  }
+
+  async function revokeKey(keyId: string): Promise<void> {
+    const key = await repo.findKey(db, keyId);
+    if (!key) throw notFound(`Key ${keyId} not found`);
+    if (key.revoked_at === null) await repo.revokeKey(db, keyId, now());
+  }
+
+  async function authenticate(rawKey: string): Promise<Principal | null> {
+    if (!rawKey) return null;
+    const row = await repo.findActiveKeyByHash(db, hashKey(rawKey));
+    if (!row) return null;
+    const usedAt = Date.now();
+    if (!row.last_used_at || usedAt - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
+      await repo.touchKey(db, row.id, new Date(usedAt).toISOString());
+    }
+    return { workspaceId: row.workspace_id, userId: row.user_id, keyId: row.id };
+  }
+
+  /**
+   * On the very first start of an empty database: a workspace, a user and a key. The `meta` row
+   * makes this happen once even when several servers start together on one PostgreSQL database.
+   */
+  async function bootstrapIfEmpty(options: { email: string; workspaceName: string }) {
+    if ((await repo.countWorkspaces(db)) > 0) return null;
+    try {
+      await repo.claimMetaKey(db, 'bootstrapped_at', now());
+    } catch (error) {
+      if (isUniqueViolation(error)) return null;
+      throw error;
+    }
+    const workspace = await createWorkspace(options.workspaceName);
+    const { email } = await createUser({ workspaceId: workspace.id, email: options.email, name: 'Administrator' });
+    const key = await createKey({ workspaceId: workspace.id, email, name: 'First key' });
+    return { workspaceId: workspace.id, email, keyId: key.id, key: key.key };
+  }
+
+  return {
+    createWorkspace,
+    createUser,
+    createKey,
+    listKeys,
+    revokeKey,
+    authenticate,
+    bootstrapIfEmpty,
+    async listUsers(workspaceId: number) {
+      const rows = await repo.listUsers(db, workspaceId);
+      return rows.map((row) => ({ email: row.email, name: row.name }));
+    },
+    /** The user id of each of `emails` that belongs to the workspace (lower-cased keys). */
+    async userIdsByEmail(workspaceId: number): Promise<Map<string, number>> {
+      const rows = await repo.listUsers(db, workspaceId);
+      return new Map(rows.map((row) => [row.email, row.id]));
+    },
+  };
+}
+
+export type AccountsService = ReturnType<typeof createAccountsService>;

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { workspaceOf } from '../../http/auth.js';
+import { DeveloperId, Success, withErrors } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+
+const Status = Type.Object({
+  id: Type.String({ description: 'Stable identifier: the value to send as `status` or in a `statuses` filter' }),
+  name: Type.String({ description: 'Display name' }),
+});
+
+const ReplaceBody = Type.Object(
+  {
+    statuses: Type.Array(
+      Type.Object(
+        { id: DeveloperId, name: Type.String({ minLength: 1, maxLength: 200 }) },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 100 },
+    ),
+    reassign: Type.Optional(
+      Type.Record(Type.String(), Type.String(), {
+        description: 'For each removed status still in use, the kept status its records move to',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const statusesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/statuses',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['statuses'],
+        summary: 'List the workflow statuses, earliest to latest',
+        response: withErrors({ 200: Type.Array(Status) }),
+      },
+    },
+    (request) => services.statuses.list(workspaceOf(request)),
+  );
+
+  app.put(
+    '/statuses',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['statuses'],
+        summary: 'Replace the workflow, in order',
+        description:
+          'Removing a status that records still use needs a `reassign` entry naming the kept status they move to.',
+        body: ReplaceBody,
+        response: withErrors({ 200: Success }),
+      },
+    },
+    async (request) => {
+      await services.statuses.replace(workspaceOf(request), request.body);
+      return { success: true as const };
+    },
+  );
+};

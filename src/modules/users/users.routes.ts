@@ -1,0 +1,22 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { workspaceOf } from '../../http/auth.js';
+import { withErrors } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+
+const User = Type.Object({ email: Type.String(), name: Type.String() });
+
+export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/users',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['users'],
+        summary: "List the workspace's users, the valid assignees",
+        response: withErrors({ 200: Type.Array(User) }),
+      },
+    },
+    (request) => services.accounts.listUsers(workspaceOf(request)),
+  );
+};
