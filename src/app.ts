@@ -8,11 +8,15 @@ import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerAuth } from './http/auth.js';
+import { ResponseCache, registerConditionalGets } from './http/conditional.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { ErrorResponse } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
+import { foldersRoutes } from './modules/folders/folders.routes.js';
 import { statusesRoutes } from './modules/statuses/statuses.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
+import { variablesRoutes } from './modules/variables/variables.routes.js';
+import { variantsRoutes } from './modules/variants/variants.routes.js';
 import { createServices, type Services } from './services.js';
 
 export interface AppDeps {
@@ -87,6 +91,8 @@ export async function buildApp(deps: AppDeps) {
     });
   }
 
+  registerConditionalGets(app, new ResponseCache(config.responseCacheBytes));
+
   const Health = Type.Object({ status: Type.String() });
   app.get('/healthz', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true, response: { 200: Health, 503: Health } } }, async (_request, reply) => {
@@ -115,7 +121,10 @@ export async function buildApp(deps: AppDeps) {
   await app.register(
     async (v2) => {
       await v2.register(statusesRoutes, { services });
+      await v2.register(foldersRoutes, { services });
       await v2.register(usersRoutes, { services });
+      await v2.register(variantsRoutes, { services });
+      await v2.register(variablesRoutes, { services });
     },
     { prefix: '/v2' },
   );

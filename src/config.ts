@@ -24,6 +24,8 @@ export interface Config {
   /** Requests per minute per API key; 0 turns rate limiting off. */
   readonly rateLimitPerMinute: number;
   readonly limits: Limits;
+  /** Upper bound of the in-memory cache of rendered GET responses, in bytes. */
+  readonly responseCacheBytes: number;
   readonly bootstrap: { readonly email: string; readonly workspaceName: string };
 }
 
@@ -62,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     database: parseDatabaseUrl(env.DATABASE_URL),
     logLevel: env.LOG_LEVEL || 'info',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
+    responseCacheBytes: integer(env, 'RESPONSE_CACHE_BYTES', 64 * 1024 * 1024),
     limits: {
       bodyBytes: integer(env, 'LIMIT_BODY_BYTES', 10 * 1024 * 1024, 1),
       batchItems: integer(env, 'LIMIT_BATCH_ITEMS', 1000, 1),

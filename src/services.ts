@@ -1,13 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { createFoldersService } from './modules/folders/folders.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
+import { createVariablesService } from './modules/variables/variables.service.js';
+import { createVariantsService } from './modules/variants/variants.service.js';
 
 /** Every domain service, wired in one place. Each takes only what it needs. */
 export function createServices(db: Kysely<Database>) {
   const statuses = createStatusesService({ db });
   const accounts = createAccountsService({ db, statuses });
-  return { accounts, statuses };
+  const variants = createVariantsService({ db });
+  const folders = createFoldersService({ db });
+  const variables = createVariablesService({ db });
+  return { accounts, folders, statuses, variables, variants };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -9,14 +9,16 @@ type Bool = number;
 type Json = string;
 type Timestamp = string;
 type Id = Generated<number>;
+/** A column with a database default: optional on insert. */
+type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
 export interface WorkspacesTable {
   id: Id;
   name: string;
-  base_language: string;
-  sup_sub_enabled: ColumnType<Bool, Bool | undefined, Bool>;
+  base_language: Defaulted<string>;
+  sup_sub_enabled: Defaulted<Bool>;
   /** Advanced in the transaction of every content write; the basis of ETags. */
-  revision: ColumnType<number, number | undefined, number>;
+  revision: Defaulted<number>;
   created_at: Timestamp;
 }
 
@@ -54,7 +56,7 @@ export interface VariantsTable {
   workspace_id: number;
   developer_id: string;
   name: string;
-  description: string;
+  description: Defaulted<string>;
   locale_code: string | null;
   created_at: Timestamp;
 }
@@ -86,7 +88,7 @@ export interface ProjectsTable {
   developer_id: string;
   name: string;
   base_id: number | null;
-  developer_mode: ColumnType<Bool, Bool | undefined, Bool>;
+  developer_mode: Defaulted<Bool>;
   created_at: Timestamp;
 }
 
@@ -128,16 +130,16 @@ export interface TextsTable {
   /** Text items only: the component this item is a linked instance of. */
   component_id: number | null;
   /** Custom order within the project (sort=project_order). */
-  position: number;
+  position: Defaulted<number>;
   text: string;
   rich_text: string | null;
   plurals: Json | null;
-  notes: string;
-  tags: Json;
+  notes: Defaulted<string>;
+  tags: Defaulted<Json>;
   status: string;
   assignee_id: number | null;
   character_limit: number | null;
-  integrated: Bool;
+  integrated: Defaulted<Bool>;
   created_at: Timestamp;
   updated_at: Timestamp;
 }
@@ -150,7 +152,7 @@ export interface TextVariantsTable {
   plurals: Json | null;
   status: string;
   assignee_id: number | null;
-  notes: string;
+  notes: Defaulted<string>;
   character_limit: number | null;
 }
 
@@ -164,8 +166,8 @@ export interface StyleguidesTable {
   workspace_id: number;
   developer_id: string;
   name: string;
-  description: string;
-  enabled_by_default: Bool;
+  description: Defaulted<string>;
+  enabled_by_default: Defaulted<Bool>;
   variant_id: number | null;
   created_at: Timestamp;
 }
@@ -185,9 +187,9 @@ export interface StyleguideRulesTable {
   section_id: number;
   developer_id: string;
   name: string;
-  description: string;
+  description: Defaulted<string>;
   /** JSON: `{ before, after }` pairs. */
-  examples: Json;
+  examples: Defaulted<Json>;
   /** A built-in check name, `regex`, or null for a rule without a machine check. */
   check_kind: string | null;
   /** JSON: the check's settings (pattern, flags, message, limit ...). */
@@ -202,9 +204,9 @@ export interface StyleguideTermsTable {
   developer_id: string;
   preferred: string;
   /** JSON array of the terms this one replaces. */
-  replaces: Json;
-  case_sensitive: Bool;
-  note: string;
+  replaces: Defaulted<Json>;
+  case_sensitive: Defaulted<Bool>;
+  note: Defaulted<string>;
   position: number;
 }
 

@@ -1,5 +1,6 @@
-import type { Insertable } from 'kysely';
-import type { ApiKeysTable, Executor } from '../../db/schema.js';
+import type { Insertable, Kysely } from 'kysely';
+import { preparedQuery } from '../../db/prepared.js';
+import type { ApiKeysTable, Database, Executor } from '../../db/schema.js';
 
 export function findWorkspace(db: Executor, id: number) {
   return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
@@ -89,14 +90,35 @@ export function findKey(db: Executor, keyId: string) {
   return db.selectFrom('api_keys').select(['id', 'revoked_at']).where('id', '=', keyId).executeTakeFirst();
 }
 
-/** The principal behind an active key, looked up by the key's hash. */
-export function findActiveKeyByHash(db: Executor, hash: string) {
-  return db
+const activeKeyByHash = preparedQuery<Database, { hash: string }, ActiveKey>((db, marker) =>
+  db
     .selectFrom('api_keys')
-    .select(['id', 'workspace_id', 'user_id', 'last_used_at'])
-    .where('hash', '=', hash)
-    .where('revoked_at', 'is', null)
-    .executeTakeFirst();
+    .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+    .select([
+      'api_keys.id',
+      'api_keys.workspace_id',
+      'api_keys.user_id',
+      'api_keys.last_used_at',
+      'workspaces.revision',
+    ])
+    .where('api_keys.hash', '=', marker('hash'))
+    .where('api_keys.revoked_at', 'is', null),
+);
+
+export interface ActiveKey {
+  id: string;
+  workspace_id: number;
+  user_id: number;
+  last_used_at: string | null;
+  revision: number;
+}
+
+/**
+ * The principal behind an active key, looked up by the key's hash, with the workspace's content
+ * revision read in the same query (it keys the response cache and ETags).
+ */
+export async function findActiveKeyByHash(db: Kysely<Database>, hash: string): Promise<ActiveKey | undefined> {
+  return (await activeKeyByHash(db, { hash }))[0];
 }
 
 export async function touchKey(db: Executor, keyId: string, usedAt: string): Promise<void> {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
-import { now } from '../../db/transaction.js';
+import { now, writeTransaction } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
 import { insertBuiltinStyleguide } from '../styleguides/styleguides.repository.js';
@@ -12,6 +12,8 @@ export interface Principal {
   workspaceId: number;
   userId: number;
   keyId: string;
+  /** The workspace's content revision when the request was authenticated. */
+  revision: number;
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -47,12 +49,15 @@ export function createAccountsService(deps: { db: Kysely<Database>; statuses: St
     const email = normaliseEmail(input.email);
     if (!EMAIL.test(email)) throw badRequest(`email: '${input.email}' is not an email address`);
     try {
-      await repo.insertUser(db, {
-        workspaceId: input.workspaceId,
-        email,
-        name: input.name?.trim() || email.split('@')[0] || email,
-        createdAt: now(),
-      });
+      // Users are the valid assignees, so adding one is a content change (it advances the revision).
+      await writeTransaction(db, input.workspaceId, (trx) =>
+        repo.insertUser(trx, {
+          workspaceId: input.workspaceId,
+          email,
+          name: input.name?.trim() || email.split('@')[0] || email,
+          createdAt: now(),
+        }),
+      );
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`User ${email} already exists in workspace`);
       throw error;
@@ -109,7 +114,7 @@ export function createAccountsService(deps: { db: Kysely<Database>; statuses: St
     if (!row.last_used_at || usedAt - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
       await repo.touchKey(db, row.id, new Date(usedAt).toISOString());
     }
-    return { workspaceId: row.workspace_id, userId: row.user_id, keyId: row.id };
+    return { workspaceId: row.workspace_id, userId: row.user_id, keyId: row.id, revision: Number(row.revision) };
   }
 
   /**

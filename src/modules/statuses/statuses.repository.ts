@@ -1,17 +1,21 @@
-import type { Executor } from '../../db/schema.js';
+import { preparedQuery } from '../../db/prepared.js';
+import type { Database, Executor } from '../../db/schema.js';
 
 export interface Status {
   id: string;
   name: string;
 }
 
-export async function listStatuses(db: Executor, workspaceId: number): Promise<Status[]> {
-  return db
+const statusesOfWorkspace = preparedQuery<Database, { workspaceId: number }, Status>((db, marker) =>
+  db
     .selectFrom('statuses')
     .select(['status_key as id', 'name'])
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('position')
-    .execute();
+    .where('workspace_id', '=', marker('workspaceId'))
+    .orderBy('position'),
+);
+
+export function listStatuses(db: Executor, workspaceId: number): Promise<Status[]> {
+  return statusesOfWorkspace(db, { workspaceId });
 }
 
 export async function replaceStatuses(db: Executor, workspaceId: number, statuses: readonly Status[]): Promise<void> {

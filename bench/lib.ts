@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+export const bin = join(root, 'bin', 'copydesk.js');
+
+export function tempDatabaseUrl(): string {
+  return process.env.BENCH_DATABASE_URL ?? join(mkdtempSync(join(tmpdir(), 'copydesk-bench-')), 'bench.db');
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Runs the CLI to completion and returns its stdout. */
+export async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
+  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
+  let out = '';
+  child.stdout.on('data', (chunk) => {
+    out += chunk;
+  });
+  child.stderr.pipe(process.stderr);
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`copydesk ${args.join(' ')} exited ${code}`);
+  return out;
+}
+
+export async function waitForHttp(url: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(url);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+export function startServer(env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [bin, 'serve'], {
+    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+}
+
+export async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  child.kill('SIGTERM');
+  await once(child, 'exit');
+}
+
+export async function load(
+  url: string,
+  options: { connections: number; duration: number; headers?: Record<string, string> },
+): Promise<{ rps: number; p99: number; errors: number; non2xx: number }> {
+  const result = await autocannon({ url, connections: options.connections, duration: options.duration, headers: options.headers });
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors,
+    non2xx: result.non2xx,
+  };
+}

@@ -1,0 +1,139 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { workspaceOf } from '../../http/auth.js';
+import { Success, withErrors } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+import { VARIABLE_NAME_MAX, VARIABLE_TYPES } from './variable-data.js';
+
+const NAME_RULE = `matches ^[A-Za-z_][A-Za-z0-9_]*$, at most ${VARIABLE_NAME_MAX} characters`;
+
+const DATA_DESCRIPTION =
+  'Depends on `type`. string: `{ example: string, fallback?: string }`; number: `{ example: number, fallback?: number }`; ' +
+  'hyperlink: `{ text, url }` with an absolute URL; list: a non-empty array of strings; ' +
+  'map: an object with at least one entry whose keys and values are strings.';
+
+// An enum rather than a union of literals, so that a wrong type gets one "must be one of" message.
+const VariableType = Type.Unsafe<(typeof VARIABLE_TYPES)[number]>({
+  type: 'string',
+  enum: [...VARIABLE_TYPES],
+  description: 'Variable type',
+});
+
+const Variable = Type.Object({
+  id: Type.String({ description: 'Developer ID: the same as the name' }),
+  name: Type.String(),
+  type: VariableType,
+  // Not a union of the shapes: the serializer would write a map through the first branch that
+  // matches it (a map with keys `text` and `url` as a hyperlink) and drop its other keys.
+  data: Type.Unknown({ description: DATA_DESCRIPTION }),
+});
+
+const DeveloperIdOfVariable = Type.String({ minLength: 1, description: 'Developer ID of a variable: its name' });
+
+const CreateBody = Type.Object(
+  {
+    variables: Type.Array(
+      Type.Object(
+        {
+          name: Type.String({ description: `Variable name and developer ID; ${NAME_RULE}` }),
+          type: VariableType,
+          // Checked by the service against `type`, so that a 400 names the element and the field.
+          data: Type.Unknown({ description: DATA_DESCRIPTION }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const UpdateBody = Type.Object(
+  {
+    updates: Type.Array(
+      Type.Object(
+        {
+          developerId: DeveloperIdOfVariable,
+          data: Type.Unknown({ description: `The new data, checked against the variable's type. ${DATA_DESCRIPTION}` }),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 1000 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const DeleteBody = Type.Object(
+  { developerIds: Type.Array(DeveloperIdOfVariable, { minItems: 1, maxItems: 1000 }) },
+  { additionalProperties: false },
+);
+
+export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/variables',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['variables'],
+        summary: 'List the variables in creation order',
+        response: withErrors({ 200: Type.Array(Variable) }),
+      },
+    },
+    (request) => services.variables.list(workspaceOf(request)),
+  );
+
+  app.post(
+    '/variables',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['variables'],
+        summary: 'Create variables, all or none',
+        description: `A variable's name is its developer ID (${NAME_RULE}). A name that already exists is a 409.`,
+        body: CreateBody,
+        response: withErrors({ 201: Type.Object({ names: Type.Array(Type.String()) }) }, 409),
+      },
+    },
+    async (request, reply) => {
+      const names = await services.variables.create(workspaceOf(request), request.body.variables);
+      return reply.status(201).send({ names });
+    },
+  );
+
+  app.patch(
+    '/variables',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['variables'],
+        summary: "Replace variables' data, all or none",
+        description: 'The type of a variable never changes; the new data must fit it.',
+        body: UpdateBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.variables.update(workspaceOf(request), request.body.updates);
+      return { success: true as const };
+    },
+  );
+
+  app.delete(
+    '/variables',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['variables'],
+        summary: 'Delete variables, all or none',
+        description: 'A variable that a component or text item still uses cannot be deleted (400).',
+        body: DeleteBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.variables.remove(workspaceOf(request), request.body.developerIds);
+      return { success: true as const };
+    },
+  );
+};

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { workspaceOf } from '../../http/auth.js';
+import { DeveloperId, DeveloperIds, developerIdsBody, Nullable, Success, withErrors } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+
+const MAX_ITEMS = 1000;
+
+const LocaleCode = Nullable(
+  Type.String({ description: 'BCP 47 language tag such as `fr` or `en-US`, stored in canonical form; null for none' }),
+);
+
+const Variant = Type.Object({
+  id: Type.String({ description: 'Developer ID' }),
+  name: Type.String(),
+  description: Type.String({ description: 'Empty string when none' }),
+  localeCode: Nullable(Type.String({ description: 'The target locale; null when the variant has none' })),
+});
+
+const CreateBody = Type.Object(
+  {
+    variants: Type.Array(
+      Type.Object(
+        {
+          name: Type.String({ minLength: 1 }),
+          developerId: Type.Optional(DeveloperId),
+          description: Type.Optional(Type.String()),
+          localeCode: Type.Optional(LocaleCode),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: MAX_ITEMS },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const UpdateBody = Type.Object(
+  {
+    updates: Type.Array(
+      Type.Object(
+        {
+          developerId: DeveloperId,
+          name: Type.Optional(Type.String({ minLength: 1 })),
+          description: Type.Optional(Type.String()),
+          localeCode: Type.Optional(LocaleCode),
+          newDeveloperId: Type.Optional(DeveloperId),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: MAX_ITEMS },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const variantsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  app.get(
+    '/variants',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['variants'],
+        summary: 'List the variants, in creation order',
+        response: withErrors({ 200: Type.Array(Variant) }),
+      },
+    },
+    (request) => services.variants.list(workspaceOf(request)),
+  );
+
+  app.post(
+    '/variants',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['variants'],
+        summary: 'Create variants',
+        description:
+          'A variant without `developerId` gets a slug of its name, with `-2`, `-3`... on collision. `all` and `base` are reserved.',
+        body: CreateBody,
+        response: withErrors({ 201: DeveloperIds }, 409),
+      },
+    },
+    async (request, reply) => {
+      const developerIds = await services.variants.create(workspaceOf(request), request.body.variants);
+      return reply.status(201).send({ developerIds });
+    },
+  );
+
+  app.patch(
+    '/variants',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['variants'],
+        summary: 'Update variants, all or nothing',
+        description: 'Developer IDs and names may be swapped between variants in one request.',
+        body: UpdateBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.variants.update(workspaceOf(request), request.body.updates);
+      return { success: true as const };
+    },
+  );
+
+  app.delete(
+    '/variants',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['variants'],
+        summary: 'Delete variants with their text everywhere',
+        description: 'Style guides scoped to a deleted variant lose the scope.',
+        body: developerIdsBody(MAX_ITEMS),
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.variants.remove(workspaceOf(request), request.body.developerIds);
+      return { success: true as const };
+    },
+  );
+};
