@@ -50,8 +50,9 @@ export async function buildApp(deps: AppDeps) {
   app.addSchema(ErrorResponse);
   // Only JSON bodies: anything else is a 415.
   app.removeContentTypeParser(['text/plain']);
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
   registerErrorHandling(app);
   registerAuth(app, services.accounts);
