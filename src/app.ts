@@ -3,13 +3,14 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { ResponseCache, registerConditionalGets } from './http/conditional.js';
 import { registerErrorHandling } from './http/error-handler.js';
+import { codeForStatus } from './http/errors.js';
 import { ErrorResponse } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { foldersRoutes } from './modules/folders/folders.routes.js';
@@ -43,6 +44,12 @@ export async function buildApp(deps: AppDeps) {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     return503OnClosing: true,
+    // The router's own errors (a malformed URL) skip every hook: give them our shape and request id.
+    frameworkErrors: (error, request, reply) => {
+      const status = error.statusCode ?? 400;
+      const body = { message: error.message, code: codeForStatus(status), requestId: request.id };
+      (reply as unknown as FastifyReply).header('x-request-id', request.id).status(status).send(body);
+    },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 

@@ -43,7 +43,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   }
 
   const workspaceId = (value: string): number => {
-    const id = Number(value);
+    const id = /^\d{1,15}$/.test(value) ? Number(value) : Number.NaN;
     if (!Number.isInteger(id) || id < 1)
       throw new AppError('bad_request', `--workspace: '${value}' is not a workspace id`);
     return id;
@@ -52,7 +52,13 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   const program = new Command('copydesk')
     .description('copydesk: the text of your product, served over the Workspace Text Content API v2')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) });
+    .configureOutput({
+      writeOut: (s) => io.out(s.trimEnd()),
+      // With --json, usage errors are a JSON document too (printed in the catch below).
+      writeErr: (s) => {
+        if (!argv.includes('--json')) io.err(s.trimEnd());
+      },
+    });
 
   program
     .command('serve')
@@ -156,6 +162,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   } catch (error) {
     if (error instanceof CommanderError) {
       exitCode = error.exitCode;
+      if (exitCode !== 0 && argv.includes('--json')) {
+        io.err(JSON.stringify({ error: error.message.replace(/^error: /, '') }));
+      }
     } else {
       const message = error instanceof Error ? error.message : String(error);
       io.err(argv.includes('--json') ? JSON.stringify({ error: message }) : `copydesk: ${message}`);

@@ -28,7 +28,11 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       async ping() {
         await pool.query('select 1');
       },
-      close: () => db.destroy(),
+      async close() {
+        await db.destroy();
+        // Kysely ends the pool only if it ever used it.
+        if (!pool.ended) await pool.end();
+      },
     };
   }
   if (config.path !== ':memory:') mkdirSync(dirname(config.path), { recursive: true });
@@ -44,7 +48,11 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     async ping() {
       sqlite.prepare('select 1').get();
     },
-    close: () => db.destroy(),
+    async close() {
+      await db.destroy();
+      // Kysely closes the connection only if it ever opened it.
+      if (sqlite.open) sqlite.close();
+    },
   };
 }
 
@@ -70,7 +78,7 @@ function withStatementCache(sqlite: SQLite.Database) {
     },
     close() {
       cache.clear();
-      sqlite.close();
+      if (sqlite.open) sqlite.close();
     },
   };
 }

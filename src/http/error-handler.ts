@@ -43,7 +43,7 @@ function clientMessage(error: FastifyError): string {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return 'body: must not be empty when Content-Type is application/json';
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return `body: is not valid JSON (${error.message})`;
+      return 'body: is not valid JSON';
     default:
       return error.message;
   }

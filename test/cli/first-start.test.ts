@@ -1,0 +1,167 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres } from '../helpers/database.js';
+
+/**
+ * The real server process, as `npm start` runs it, on a database of its own: on the very first
+ * start it creates a workspace, a user and a key and prints the key once; later starts do not.
+ */
+const ROOT = resolve(import.meta.dirname, '../..');
+let databaseUrl = '';
+let dropDatabase = async () => {};
+
+beforeAll(async () => {
+  if (!onPostgres()) {
+    databaseUrl = join(mkdtempSync(join(tmpdir(), 'copydesk-first-')), 'first.db');
+    return;
+  }
+  const name = `copydesk_first_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(String(process.env.DATABASE_URL));
+  url.pathname = `/${name}`;
+  databaseUrl = url.toString();
+  dropDatabase = async () => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  };
+});
+
+const running = new Set<ChildProcess>();
+afterAll(async () => {
+  for (const child of running) child.kill('SIGKILL');
+  await dropDatabase();
+});
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const address = server.address();
+  await new Promise((done) => server.close(done));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+interface Server {
+  child: ChildProcess;
+  output: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+function start(args: string[], env: Record<string, string> = {}): Server {
+  const { HOST: _host, PORT: _port, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve', ...args], {
+    cwd: ROOT,
+    env: { ...inherited, DATABASE_URL: databaseUrl, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output += String(chunk)));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) =>
+    child.once('exit', (code, signal) => {
+      running.delete(child);
+      done({ code, signal });
+    }),
+  );
+  return { child, output: () => output, exited };
+}
+
+/** Waits until the server answers /healthz at `base`, or fails with its output. */
+async function ready(server: Server, base: string): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  throw new Error(`server did not start:\n${server.output()}`);
+}
+
+async function stop(server: Server): Promise<void> {
+  server.child.kill('SIGTERM');
+  expect(await server.exited).toEqual({ code: 0, signal: null });
+}
+
+const get = (base: string, path: string, authorization: string) =>
+  fetch(`${base}${path}`, { headers: { authorization } });
+
+// Each test starts real processes through tsx, which is slow on a loaded machine.
+describe('copydesk serve', { timeout: 90_000 }, () => {
+  let firstKey = '';
+
+  it('on an empty database creates a workspace, a user and a key, prints the key once, and stops on SIGTERM', async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const server = start(['--port', String(port)]);
+    await ready(server, base);
+
+    const [, key] = /API key:\s+(cdk_\S+)/.exec(server.output()) ?? [];
+    expect(key, server.output()).toBeDefined();
+    firstKey = String(key);
+    expect(server.output()).toContain('admin@localhost');
+
+    const check = await get(base, '/token-check', firstKey);
+    expect(check.status).toBe(200);
+    expect(await check.json()).toEqual({ success: true });
+    expect((await get(base, '/token-check', `token ${firstKey}`)).status).toBe(200);
+    const statuses = await get(base, '/v2/statuses', firstKey);
+    expect(statuses.status).toBe(200);
+    expect(await statuses.json()).toHaveLength(4);
+    const users = await get(base, '/v2/users', firstKey);
+    expect(await users.json()).toEqual([{ email: 'admin@localhost', name: 'Administrator' }]);
+    expect((await get(base, '/v2/statuses', 'cdk_wrong')).status).toBe(401);
+
+    await stop(server);
+    // Printed in the banner, and nowhere else: not in the request logs.
+    expect(server.output().split(firstKey)).toHaveLength(2);
+  });
+
+  it('on the same database again prints no key, and the first key still works', async () => {
+    expect(firstKey).toMatch(/^cdk_/);
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const server = start(['--port', String(port)]);
+    await ready(server, base);
+    expect((await get(base, '/token-check', firstKey)).status).toBe(200);
+    expect((await get(base, '/v2/statuses', firstKey)).status).toBe(200);
+    await stop(server);
+    expect(server.output()).not.toContain('API key');
+    expect(server.output()).not.toContain('First start');
+    expect(server.output()).not.toContain(firstKey);
+  });
+
+  it('listens on HOST and PORT from the environment, and --host/--port win over them', async () => {
+    const port = await freePort();
+    // All of 127/8 is loopback on Linux: an address other than 127.0.0.1 shows HOST was used.
+    const fromEnv = start([], { HOST: '127.0.0.2', PORT: String(port) });
+    await ready(fromEnv, `http://127.0.0.2:${port}`);
+    expect((await get(`http://127.0.0.2:${port}`, '/v2/statuses', firstKey)).status).toBe(200);
+    await expect(fetch(`http://127.0.0.1:${port}/healthz`)).rejects.toThrow();
+    await stop(fromEnv);
+
+    const otherPort = await freePort();
+    const fromFlags = start(['--host', '127.0.0.3', '--port', String(otherPort)], {
+      HOST: '127.0.0.2',
+      PORT: String(port),
+    });
+    await ready(fromFlags, `http://127.0.0.3:${otherPort}`);
+    await expect(fetch(`http://127.0.0.2:${port}/healthz`)).rejects.toThrow();
+    await stop(fromFlags);
+  });
+});

@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { apiClient, createWorkspace, setupApp } from '../helpers/app.js';
+
+const ctx = await setupApp({ rateLimitPerMinute: 3 });
+
+describe('rate limiting per API key', () => {
+  it('answers the 4th request of a minute with 429, Retry-After and a message', async () => {
+    const { api } = await createWorkspace(ctx);
+    for (let i = 0; i < 3; i += 1) expect((await api.get('statuses')).status).toBe(200);
+    const res = await api.get('statuses');
+    expect(res.status).toBe(429);
+    const retryAfter = Number(res.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+    expect(res.body).toEqual({
+      message: expect.stringMatching(/^Rate limit of 3 requests a minute exceeded, retry in \d+ s$/),
+      code: 'rate_limited',
+      requestId: res.headers['x-request-id'],
+    });
+  });
+
+  it('counts writes, reads and conditional reads alike, and blocks writes once limited', async () => {
+    const { id, email, api } = await createWorkspace(ctx);
+    const first = await api.get('variants');
+    expect(first.status).toBe(200);
+    expect((await api.get('variants', { 'if-none-match': String(first.headers.etag) })).status).toBe(304);
+    expect((await api.post('variants', { variants: [{ name: 'French' }] })).status).toBe(201);
+    const limited = await api.post('variants', { variants: [{ name: 'Spanish' }] });
+    expect(limited.status).toBe(429);
+    // The refused write changed nothing: seen through a second key that still has requests left.
+    const { key } = await ctx.services.accounts.createKey({ workspaceId: id, email });
+    const names = (await apiClient(ctx.app, key).get('variants')).body.map((v: { name: string }) => v.name);
+    expect(names).toEqual(['French']);
+  });
+
+  it('sends RateLimit-Limit and RateLimit-Remaining on successful responses', async () => {
+    const { api } = await createWorkspace(ctx);
+    const first = await api.get('users');
+    expect(first.status).toBe(200);
+    expect(first.headers['ratelimit-limit']).toBe('3');
+    expect(first.headers['ratelimit-remaining']).toBe('2');
+    const second = await api.get('variables');
+    expect(second.headers['ratelimit-remaining']).toBe('1');
+  });
+
+  it('limits each key on its own, also two keys of one workspace and user', async () => {
+    const { id, email, api } = await createWorkspace(ctx);
+    for (let i = 0; i < 3; i += 1) await api.get('statuses');
+    expect((await api.get('statuses')).status).toBe(429);
+    const { key } = await ctx.services.accounts.createKey({ workspaceId: id, email, name: 'second' });
+    const second = apiClient(ctx.app, key);
+    const res = await second.get('statuses');
+    expect(res.status).toBe(200);
+    expect(res.headers['ratelimit-remaining']).toBe('2');
+    expect((await api.get('statuses')).status).toBe(429);
+  });
+
+  it('never limits /healthz and /readyz, with or without a key', async () => {
+    const { api } = await createWorkspace(ctx);
+    for (let i = 0; i < 3; i += 1) await api.get('statuses');
+    expect((await api.get('statuses')).status).toBe(429);
+    for (let i = 0; i < 10; i += 1) {
+      expect((await api.get('/healthz')).status).toBe(200);
+      expect((await api.get('/readyz')).status).toBe(200);
+      expect((await apiClient(ctx.app, null).get('/healthz')).status).toBe(200);
+    }
+  });
+});
