@@ -13,7 +13,10 @@ import { registerErrorHandling } from './http/error-handler.js';
 import { codeForStatus } from './http/errors.js';
 import { ErrorResponse } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
+import { blocksRoutes } from './modules/blocks/blocks.routes.js';
 import { foldersRoutes } from './modules/folders/folders.routes.js';
+import { basesRoutes } from './modules/projects/bases.routes.js';
+import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { statusesRoutes } from './modules/statuses/statuses.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { variablesRoutes } from './modules/variables/variables.routes.js';
@@ -133,6 +136,9 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(usersRoutes, { services });
       await v2.register(variantsRoutes, { services });
       await v2.register(variablesRoutes, { services });
+      await v2.register(projectsRoutes, { services });
+      await v2.register(basesRoutes, { services });
+      await v2.register(blocksRoutes, { services });
     },
     { prefix: '/v2' },
   );

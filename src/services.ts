@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { createBlocksService } from './modules/blocks/blocks.service.js';
 import { createFoldersService } from './modules/folders/folders.service.js';
+import { createProjectsService } from './modules/projects/projects.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
 import { createVariablesService } from './modules/variables/variables.service.js';
 import { createVariantsService } from './modules/variants/variants.service.js';
@@ -13,7 +15,9 @@ export function createServices(db: Kysely<Database>) {
   const variants = createVariantsService({ db });
   const folders = createFoldersService({ db });
   const variables = createVariablesService({ db });
-  return { accounts, folders, statuses, variables, variants };
+  const projects = createProjectsService({ db });
+  const blocks = createBlocksService({ db });
+  return { accounts, blocks, folders, projects, statuses, variables, variants };
 }
 
 export type Services = ReturnType<typeof createServices>;

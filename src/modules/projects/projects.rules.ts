@@ -1,0 +1,110 @@
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { slugify, uniqueDeveloperId } from '../shared/developer-id.js';
+import { baseNotFound, type ProjectRef, projectNotFound } from './projects.refs.js';
+import type { NewContainer, ProjectChanges } from './projects.repository.js';
+
+/** Pure checks of a whole batch against the workspace's projects and bases, before anything is written. */
+
+export interface NewProjectInput {
+  name: string;
+  developerId?: string;
+  baseId?: string | null;
+  developerMode?: boolean;
+}
+
+export interface ProjectUpdate {
+  developerId: string;
+  name?: string;
+  baseId?: string | null;
+  developerMode?: boolean;
+}
+
+const label = { project: 'Project', base: 'Base' } as const;
+
+export const duplicateId = (path: string, developerId: string) =>
+  badRequest(`${path}: duplicate developer ID '${developerId}'`);
+
+/** Rejects a developer ID named twice in one request, naming the second occurrence. */
+export function assertDistinct(developerIds: readonly string[], path: (index: number) => string): void {
+  const seen = new Set<string>();
+  developerIds.forEach((id, index) => {
+    if (seen.has(id)) throw duplicateId(path(index), id);
+    seen.add(id);
+  });
+}
+
+function findBase(existing: readonly ProjectRef[], developerId: string, path: string): ProjectRef {
+  const base = existing.find((c) => c.kind === 'base' && c.developerId === developerId);
+  if (!base) throw badRequest(`${path}: ${baseNotFound(developerId)}`);
+  return base;
+}
+
+/**
+ * New projects (`kind` project) or bases, in request order. One namespace for both kinds: an
+ * explicit id that either kind already holds is a 409 naming which; generated ids avoid every id
+ * of the workspace and every explicit id of the request.
+ */
+export function planCreate(
+  existing: readonly ProjectRef[],
+  kind: NewContainer['kind'],
+  inputs: readonly NewProjectInput[],
+): NewContainer[] {
+  const field = kind === 'project' ? 'projects' : 'bases';
+  const byDeveloperId = new Map(existing.map((c) => [c.developerId, c]));
+  const taken = new Set([...byDeveloperId.keys(), ...inputs.flatMap((i) => i.developerId ?? [])]);
+  const inRequest = new Set<string>();
+  return inputs.map((input, index) => {
+    const at = `${field}[${index}]`;
+    let developerId = input.developerId;
+    if (developerId === undefined) {
+      developerId = uniqueDeveloperId(slugify(input.name), taken);
+    } else {
+      const holder = byDeveloperId.get(developerId);
+      if (holder) {
+        throw conflict(
+          `${at}.developerId: ${label[holder.kind]} with developer ID ${developerId} already exists in workspace`,
+        );
+      }
+      // Named twice in one create: the second element's id already exists, as with other creates.
+      if (inRequest.has(developerId)) {
+        throw conflict(
+          `${at}.developerId: ${label[kind]} with developer ID ${developerId} already exists in workspace`,
+        );
+      }
+      inRequest.add(developerId);
+    }
+    const baseId =
+      kind === 'project' && input.baseId != null ? findBase(existing, input.baseId, `${at}.baseId`).id : null;
+    return { kind, developerId, name: input.name, baseId, developerMode: input.developerMode ?? true };
+  });
+}
+
+export interface PlannedUpdate {
+  project: ProjectRef;
+  changes: ProjectChanges;
+  /** Set when the project's base changes: its derivations from other bases are dropped. */
+  newBaseId?: number | null;
+}
+
+/** Project updates in request order; an unknown project is a 404, an unknown base a 400. */
+export function planUpdates(existing: readonly ProjectRef[], updates: readonly ProjectUpdate[]): PlannedUpdate[] {
+  const projects = new Map(existing.filter((c) => c.kind === 'project').map((c) => [c.developerId, c]));
+  const seen = new Set<string>();
+  return updates.map((update, index) => {
+    const at = `updates[${index}]`;
+    if (seen.has(update.developerId)) throw duplicateId(`${at}.developerId`, update.developerId);
+    seen.add(update.developerId);
+    const project = projects.get(update.developerId);
+    if (!project) throw notFound(projectNotFound(update.developerId));
+    const changes: ProjectChanges = {};
+    if (update.name !== undefined) changes.name = update.name;
+    if (update.developerMode !== undefined) changes.developer_mode = update.developerMode ? 1 : 0;
+    let newBaseId: number | null | undefined;
+    if (update.baseId !== undefined) {
+      const baseId = update.baseId === null ? null : findBase(existing, update.baseId, `${at}.baseId`).id;
+      changes.base_id = baseId;
+      if (baseId !== project.baseId) newBaseId = baseId;
+    }
+    return newBaseId === undefined ? { project, changes } : { project, changes, newBaseId };
+  });
+}
