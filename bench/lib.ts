@@ -68,7 +68,12 @@ export async function load(
   url: string,
   options: { connections: number; duration: number; headers?: Record<string, string> },
 ): Promise<{ rps: number; p99: number; errors: number; non2xx: number }> {
-  const result = await autocannon({ url, connections: options.connections, duration: options.duration, headers: options.headers });
+  const result = await autocannon({
+    url,
+    connections: options.connections,
+    duration: options.duration,
+    headers: options.headers,
+  });
   return {
     rps: result.requests.average,
     p99: result.latency.p99,

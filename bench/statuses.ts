@@ -38,8 +38,12 @@ try {
   await load(`http://127.0.0.1:${barePort}/`, { connections: 50, duration: 2 });
   const baseline = await load(`http://127.0.0.1:${barePort}/`, { connections: 50, duration });
   const ratio = ours.rps / baseline.rps;
-  console.log(`database: ${DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite'}, ${duration} s per run, 50 connections`);
-  console.log(`GET /v2/statuses: ${ours.rps.toFixed(0)} req/s (p99 ${ours.p99} ms, non-2xx ${ours.non2xx}, errors ${ours.errors})`);
+  console.log(
+    `database: ${DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite'}, ${duration} s per run, 50 connections`,
+  );
+  console.log(
+    `GET /v2/statuses: ${ours.rps.toFixed(0)} req/s (p99 ${ours.p99} ms, non-2xx ${ours.non2xx}, errors ${ours.errors})`,
+  );
   console.log(`bare Fastify, same ${body.length} bytes: ${baseline.rps.toFixed(0)} req/s (p99 ${baseline.p99} ms)`);
   console.log(`ratio ${ratio.toFixed(2)} (target >= 0.50): ${ratio >= 0.5 ? 'PASS' : 'FAIL'}`);
 } finally {

@@ -14,6 +14,7 @@ import { codeForStatus } from './http/errors.js';
 import { ErrorResponse } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { blocksRoutes } from './modules/blocks/blocks.routes.js';
+import { componentsRoutes } from './modules/components/components.routes.js';
 import { foldersRoutes } from './modules/folders/folders.routes.js';
 import { basesRoutes } from './modules/projects/bases.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
@@ -133,6 +134,7 @@ export async function buildApp(deps: AppDeps) {
     async (v2) => {
       await v2.register(statusesRoutes, { services });
       await v2.register(foldersRoutes, { services });
+      await v2.register(componentsRoutes, { services, limits: config.limits });
       await v2.register(usersRoutes, { services });
       await v2.register(variantsRoutes, { services });
       await v2.register(variablesRoutes, { services });

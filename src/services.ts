@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './db/schema.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createBlocksService } from './modules/blocks/blocks.service.js';
+import { createComponentsService } from './modules/components/components.service.js';
 import { createFoldersService } from './modules/folders/folders.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
@@ -17,7 +18,8 @@ export function createServices(db: Kysely<Database>) {
   const variables = createVariablesService({ db });
   const projects = createProjectsService({ db });
   const blocks = createBlocksService({ db });
-  return { accounts, blocks, folders, projects, statuses, variables, variants };
+  const components = createComponentsService({ db, statuses, accounts, variants, variables, folders });
+  return { accounts, blocks, components, folders, projects, statuses, variables, variants };
 }
 
 export type Services = ReturnType<typeof createServices>;

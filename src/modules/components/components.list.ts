@@ -1,0 +1,89 @@
+import type { RichTextMode } from '../../richtext/index.js';
+import type { TextEntity } from '../texts/entities.js';
+import { type FilterContext, type FilterKey, parseFilter, resolveFilter, selectRecords } from '../texts/filter.js';
+import { byDeveloperId, type RecordContext, serializeRecords } from '../texts/records.js';
+import { SnapshotCache } from '../texts/snapshot.js';
+import * as repo from '../texts/texts.repository.js';
+import type { ComponentsDeps } from './components.service.js';
+
+const FILTER_KEYS: readonly FilterKey[] = ['folders', 'variants', 'statuses', 'tags', 'assignee', 'integrated'];
+const ROOT = 'root';
+
+/** Texts and variant values held by the snapshots of all workspaces together (about 2 KB each). */
+const MAX_CACHED_TEXTS = 200_000;
+
+export interface ListQuery {
+  filter?: string;
+  richText?: RichTextMode;
+}
+
+/** A workspace's components as loaded for one revision, with the JSON written for them so far. */
+interface ComponentsSnapshot {
+  entities: TextEntity[];
+  filterContext: FilterContext;
+  recordContext: Omit<RecordContext, 'richText'>;
+  extraJson: (entity: TextEntity) => string;
+  json: Record<RichTextMode | 'plain', WeakMap<object, Buffer>>;
+}
+
+async function loadSnapshot(deps: ComponentsDeps, workspaceId: number): Promise<ComponentsSnapshot> {
+  const { db } = deps;
+  const [entities, statuses, variants, variables, tree, userIds] = await Promise.all([
+    repo.loadTexts(db, workspaceId, 'component'),
+    deps.statuses.keys(db, workspaceId),
+    deps.variants.listVariants(db, workspaceId),
+    deps.variables.listVariables(db, workspaceId),
+    deps.folders.loadFolderTree(db, workspaceId),
+    deps.accounts.userIdsByEmail(workspaceId),
+  ]);
+  entities.sort(byDeveloperId);
+  return {
+    entities,
+    filterContext: {
+      statuses,
+      variants: new Map(variants.map((v) => [v.developer_id, v.id])),
+      userIds,
+      // `root` is the components directly at the library root, not the whole tree below it.
+      folderRowIds: (id, excludeNested) => (id === ROOT ? new Set([null]) : tree.rowIds(id, { excludeNested })),
+    },
+    recordContext: {
+      variantDeveloperIds: new Map(variants.map((v) => [v.id, v.developer_id])),
+      variableNames: new Map(variables.map((v) => [v.id, v.name])),
+      emails: new Map([...userIds].map(([email, id]) => [id, email])),
+    },
+    extraJson: (entity) =>
+      `"folderId":${JSON.stringify(tree.developerIdOf(entity.row.folder_id))},"name":${JSON.stringify(entity.row.name ?? '')}`,
+    json: { plain: new WeakMap(), html: new WeakMap(), html_paragraphs: new WeakMap() },
+  };
+}
+
+/**
+ * GET /components as the bytes of a JSON array: the largest response of the API. The workspace
+ * is loaded in eight queries into a snapshot kept for its revision (src/modules/texts/snapshot.ts),
+ * so later fetches (other filters, other variants, rich text) skip the database and reuse the
+ * JSON already written.
+ */
+export function createComponentsReader(deps: ComponentsDeps) {
+  const snapshots = new SnapshotCache<ComponentsSnapshot>(MAX_CACHED_TEXTS, (s) =>
+    s.entities.reduce((sum, e) => sum + 1 + e.variants.length, 0),
+  );
+
+  return async function list(
+    workspaceId: number,
+    revision: number,
+    query: ListQuery,
+    maxFilterIds: number,
+  ): Promise<Buffer> {
+    const parsed = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
+    const snapshot = await snapshots.get(String(workspaceId), revision, () => loadSnapshot(deps, workspaceId));
+    const filter = resolveFilter(parsed, snapshot.filterContext);
+    const richText = query.richText ?? null;
+    return serializeRecords(
+      snapshot.entities,
+      { ...snapshot.recordContext, richText },
+      selectRecords(filter),
+      snapshot.extraJson,
+      snapshot.json[richText ?? 'plain'],
+    );
+  };
+}

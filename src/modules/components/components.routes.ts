@@ -1,0 +1,91 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Limits } from '../../config.js';
+import { principalOf, workspaceOf } from '../../http/auth.js';
+import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+import { ComponentRecord, componentSchemas, ListQuery } from './components.schemas.js';
+
+export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; limits: Limits }> = async (
+  app,
+  { services, limits },
+) => {
+  const { CreateBody, UpdateBody } = componentSchemas(limits);
+
+  app.get(
+    '/components',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['components'],
+        summary: 'List components: one record per base text, variant value and plural form',
+        description:
+          'Ordered by developer ID, base before variants (in variant creation order), the primary record before its plural forms (CLDR order). Plural form records have the id `<developerId>_<form>`.',
+        querystring: ListQuery,
+        response: withErrors({ 200: Type.Array(ComponentRecord) }),
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, revision } = principalOf(request);
+      const body = await services.components.list(workspaceId, revision, request.query, limits.filterIds);
+      // Already serialised: the response schema documents the shape, JSON.stringify writes it faster.
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
+  );
+
+  app.post(
+    '/components',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['components'],
+        summary: 'Create components, all or none',
+        description:
+          'A component without `developerId` gets a slug of its name (or of its text) with `-2`, `-3`... on collision. Returns the developer IDs in request order.',
+        body: CreateBody,
+        response: withErrors({ 201: DeveloperIds }, 409),
+      },
+    },
+    async (request, reply) => {
+      const developerIds = await services.components.create(workspaceOf(request), request.body);
+      return reply.status(201).send({ developerIds });
+    },
+  );
+
+  app.patch(
+    '/components',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['components'],
+        summary: 'Update components, all or none; only provided fields change',
+        description:
+          'With `variantId`, text, plurals, status, assignee, notes and characterLimit change that variant’s values (a component lacking the variant gains it); tags, integrated, variables and folderId always apply to the component.',
+        body: UpdateBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.components.update(workspaceOf(request), request.body);
+      return { success: true as const };
+    },
+  );
+
+  app.delete(
+    '/components',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['components'],
+        summary: 'Delete components, all or none',
+        description: 'Linked text item instances keep the component’s text and are detached.',
+        body: developerIdsBody(limits.batchItems),
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.components.remove(workspaceOf(request), request.body.developerIds);
+      return { success: true as const };
+    },
+  );
+};

@@ -1,0 +1,107 @@
+import { type Static, Type } from 'typebox';
+import type { Limits } from '../../config.js';
+import { DEVELOPER_ID_PATTERN, DeveloperId, Nullable } from '../../http/schemas.js';
+import { PLURAL_FORMS } from '../texts/plurals.js';
+import { contentSchemas, RichTextQuery } from '../texts/texts.schemas.js';
+
+/** The component record of the API description's table, every field listed. */
+export const ComponentRecord = Type.Object({
+  id: Type.String({ description: 'Developer ID; `<developerId>_<form>` for a plural form record' }),
+  text: Type.String({ description: 'Plain text; for a variant record, the variant text' }),
+  richText: Type.Optional(Type.String({ description: 'HTML; present only when `richText` was asked for' })),
+  notes: Type.String({ description: 'Empty string when none' }),
+  characterLimit: Nullable(Type.Integer({ minimum: 1 })),
+  tags: Type.Array(Type.String(), { description: 'Base tags, in every record' }),
+  integrated: Type.Boolean(),
+  variableIds: Type.Array(Type.String(), { description: 'Listed variables that this record’s own text uses' }),
+  variantId: Nullable(Type.String({ description: 'Developer ID of the variant; null for base text' })),
+  pluralForm: Nullable(Type.Enum([...PLURAL_FORMS])),
+  folderId: Nullable(Type.String({ description: 'Developer ID of the component folder; null at the root' })),
+  name: Type.String(),
+  status: Type.String({ description: 'Status id; for a variant record, the variant status' }),
+  assignee: Nullable(Type.String({ description: 'Email; for a variant record, the variant assignee' })),
+});
+
+export const ListQuery = Type.Object({
+  filter: Type.Optional(
+    Type.String({
+      description:
+        'URL-encoded JSON: `folders` [{ id, excludeNestedFolders? }] (`root` for root-level), `variants` [{ id }] (`base`, `all`), `statuses`, `tags` { values, operator? }, `assignee` (email or null), `integrated`',
+    }),
+  ),
+  richText: RichTextQuery,
+});
+
+export function componentSchemas(limits: Limits) {
+  const c = contentSchemas(limits);
+  const FolderId = Nullable(
+    Type.String({ description: 'Developer ID of a component folder; null or `root` for the library root' }),
+  );
+
+  const NewComponent = Type.Object(
+    {
+      developerId: Type.Optional(DeveloperId),
+      name: Type.Optional(
+        Type.String({ minLength: 1, description: 'Defaults to the developer ID, else to the text (64 characters)' }),
+      ),
+      text: c.Text,
+      notes: Type.Optional(c.Notes),
+      tags: Type.Optional(c.Tags),
+      status: Type.Optional(c.Status),
+      assignee: Type.Optional(c.Assignee),
+      characterLimit: Type.Optional(c.CharacterLimit),
+      integrated: Type.Optional(Type.Boolean()),
+      folderId: Type.Optional(FolderId),
+      variables: Type.Optional(c.Variables),
+      plurals: Type.Optional(c.Plurals),
+      variants: Type.Optional(Type.Array(c.VariantValue, { maxItems: limits.batchItems })),
+    },
+    { additionalProperties: false },
+  );
+
+  const CreateBody = Type.Object(
+    { richText: c.RichTextInput, components: Type.Array(NewComponent, { maxItems: limits.batchItems }) },
+    { additionalProperties: false },
+  );
+
+  const ComponentUpdate = Type.Object(
+    {
+      developerId: DeveloperId,
+      text: Type.Optional(c.Text),
+      plurals: Type.Optional(c.Plurals),
+      tags: Type.Optional(c.Tags),
+      status: Type.Optional(c.Status),
+      assignee: Type.Optional(c.Assignee),
+      notes: Type.Optional(c.Notes),
+      characterLimit: Type.Optional(c.CharacterLimit),
+      integrated: Type.Optional(Type.Boolean()),
+      variables: Type.Optional(c.Variables),
+      folderId: Type.Optional(FolderId),
+    },
+    { additionalProperties: false },
+  );
+
+  const UpdateBody = Type.Object(
+    {
+      updates: Type.Array(ComponentUpdate, { minItems: 1, maxItems: limits.batchItems }),
+      variantId: Type.Optional(
+        Type.String({
+          pattern: DEVELOPER_ID_PATTERN,
+          description: 'Text, plurals, status, assignee, notes and characterLimit change this variant’s values',
+        }),
+      ),
+      forceVariantCreation: Type.Optional(
+        Type.Boolean({ description: 'Create an unknown `variantId`, named after its id' }),
+      ),
+      richText: c.RichTextInput,
+    },
+    { additionalProperties: false },
+  );
+
+  return { CreateBody, UpdateBody };
+}
+
+export type NewComponentInput = Static<ReturnType<typeof componentSchemas>['CreateBody']>['components'][number];
+export type CreateComponentsInput = Static<ReturnType<typeof componentSchemas>['CreateBody']>;
+export type ComponentUpdateInput = Static<ReturnType<typeof componentSchemas>['UpdateBody']>['updates'][number];
+export type UpdateComponentsInput = Static<ReturnType<typeof componentSchemas>['UpdateBody']>;

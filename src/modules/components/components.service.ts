@@ -1,0 +1,177 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { Database, Executor, VariantRow } from '../../db/schema.js';
+import { now, writeTransaction } from '../../db/transaction.js';
+import { badRequest, conflict } from '../../http/errors.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import type { FoldersService } from '../folders/folders.service.js';
+import type { StatusesService } from '../statuses/statuses.service.js';
+import { pluralFormsOf, variantNotFoundMessage, type WriteContext } from '../texts/content.js';
+import { variantValueRow } from '../texts/entities.js';
+import { detachInstances } from '../texts/instances.js';
+import { PLURAL_FORMS, splitPluralRecordId } from '../texts/plurals.js';
+import * as repo from '../texts/texts.repository.js';
+import type { VariablesService } from '../variables/variables.service.js';
+import type { VariantsService } from '../variants/variants.service.js';
+import { componentRow, type PlannedComponent, planCreate } from './components.create.js';
+import { createComponentsReader } from './components.list.js';
+import type { CreateComponentsInput, UpdateComponentsInput } from './components.schemas.js';
+import { componentNotFound, planUpdates } from './components.update.js';
+
+const ROOT = 'root';
+
+export interface ComponentsDeps {
+  db: Kysely<Database>;
+  statuses: Pick<StatusesService, 'keys'>;
+  accounts: Pick<AccountsService, 'userIdsByEmail'>;
+  variants: Pick<VariantsService, 'listVariants' | 'resolveVariants' | 'createVariantIfMissing'>;
+  variables: Pick<VariablesService, 'listVariables' | 'resolveVariables'>;
+  folders: Pick<FoldersService, 'loadFolderTree'>;
+}
+
+export function createComponentsService(deps: ComponentsDeps) {
+  const { db } = deps;
+
+  /** The workspace as a write's content rules need it, loaded once per request. */
+  async function writeContext(
+    trx: Executor,
+    workspaceId: number,
+    userIds: ReadonlyMap<string, number>,
+    names: { variants: string[]; variables: string[] },
+    richText: boolean,
+  ): Promise<WriteContext> {
+    const [statuses, variants, variables, supSub] = await Promise.all([
+      deps.statuses.keys(trx, workspaceId),
+      deps.variants.resolveVariants(trx, workspaceId, names.variants),
+      deps.variables.resolveVariables(trx, workspaceId, names.variables),
+      richText ? repo.supSubEnabled(trx, workspaceId) : false,
+    ]);
+    return { statuses, userIds, variants, variables, richText: richText ? { supSub } : null };
+  }
+
+  async function create(workspaceId: number, input: CreateComponentsInput): Promise<string[]> {
+    const components = input.components;
+    if (components.length === 0) return [];
+    // Outside the transaction: the accounts service reads on its own connection.
+    const userIds = await deps.accounts.userIdsByEmail(workspaceId);
+    try {
+      return await writeTransaction(db, workspaceId, async (trx) => {
+        const names = {
+          variants: components.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
+          variables: components.flatMap((c) => c.variables ?? []),
+        };
+        const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
+        const tree = await deps.folders.loadFolderTree(trx, workspaceId);
+        const ids = await repo.listDeveloperIds(trx, workspaceId, 'component');
+        const bases = components.flatMap((c) => splitPluralRecordId(c.developerId ?? '')?.base ?? []);
+        const baseEntities = await repo.loadTextsByDeveloperIds(
+          trx,
+          workspaceId,
+          'component',
+          bases.filter((id) => ids.has(id)),
+        );
+        const forms = new Map(
+          baseEntities.map((e) => [
+            e.row.developer_id,
+            pluralFormsOf([e.plurals, ...e.variants.map((v) => v.plurals)]),
+          ]),
+        );
+        const plan = planCreate(components, context, tree, { ids, formsOf: (id) => forms.get(id) });
+
+        const at = now();
+        const rowIds = await repo.insertTexts(
+          trx,
+          plan.map((p) => componentRow(workspaceId, p, at)),
+        );
+        const textId = (p: PlannedComponent) => rowIds.get(p.developerId) as number;
+        await repo.insertVariantValues(
+          trx,
+          plan.flatMap((p) => p.variants.map((v) => variantValueRow(textId(p), v))),
+        );
+        await repo.insertTextVariables(
+          trx,
+          plan.flatMap((p) => p.variables.map((variable_id) => ({ text_id: textId(p), variable_id }))),
+        );
+        return plan.map((p) => p.developerId);
+      });
+    } catch (error) {
+      // Writers to one workspace queue on its row, so this is only a safety net.
+      if (isUniqueViolation(error)) throw conflict('Component already exists in workspace');
+      throw error;
+    }
+  }
+
+  async function update(workspaceId: number, input: UpdateComponentsInput): Promise<void> {
+    const userIds = await deps.accounts.userIdsByEmail(workspaceId);
+    await writeTransaction(db, workspaceId, async (trx) => {
+      let variant: VariantRow | null = null;
+      if (input.variantId !== undefined) {
+        const found = await deps.variants.resolveVariants(trx, workspaceId, [input.variantId]);
+        variant = found.get(input.variantId) ?? null;
+        if (!variant && !input.forceVariantCreation) throw badRequest(variantNotFoundMessage(input.variantId));
+        variant ??= await deps.variants.createVariantIfMissing(trx, workspaceId, input.variantId);
+      }
+      const ids = input.updates.map((u) => u.developerId);
+      const entities = await repo.loadTextsByDeveloperIds(trx, workspaceId, 'component', ids);
+      const names = { variants: [], variables: input.updates.flatMap((u) => u.variables ?? []) };
+      const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
+      const movesToFolder = input.updates.some((u) => u.folderId != null && u.folderId !== ROOT);
+      const tree = movesToFolder ? await deps.folders.loadFolderTree(trx, workspaceId) : null;
+      const pluralIds = ids.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
+      const existing = await repo.existingDeveloperIds(trx, workspaceId, 'component', pluralIds);
+      const plans = planUpdates(
+        input.updates,
+        new Map(entities.map((e) => [e.row.developer_id, e])),
+        variant,
+        context,
+        tree,
+        (id) => existing.has(id),
+      );
+
+      for (const plan of plans) await repo.updateText(trx, workspaceId, plan.entity.row.id, plan.changes);
+      const values = plans.flatMap((p) => (p.variantValue ? [variantValueRow(p.entity.row.id, p.variantValue)] : []));
+      if (variant && values.length > 0) {
+        await repo.deleteVariantValues(
+          trx,
+          values.map((v) => v.text_id),
+          variant.id,
+        );
+        await repo.insertVariantValues(trx, values);
+      }
+      const listed = plans.filter((p) => p.variables !== null);
+      await repo.deleteTextVariables(
+        trx,
+        listed.map((p) => p.entity.row.id),
+      );
+      await repo.insertTextVariables(
+        trx,
+        listed.flatMap((p) => (p.variables ?? []).map((variable_id) => ({ text_id: p.entity.row.id, variable_id }))),
+      );
+    });
+  }
+
+  /** Deletes components, all or none; their linked instances keep the text and are detached. */
+  async function remove(workspaceId: number, developerIds: readonly string[]): Promise<void> {
+    const seen = new Set<string>();
+    developerIds.forEach((id, index) => {
+      if (seen.has(id)) throw badRequest(`developerIds[${index}]: duplicate developer ID '${id}'`);
+      seen.add(id);
+    });
+    await writeTransaction(db, workspaceId, async (trx) => {
+      const entities = await repo.loadTextsByDeveloperIds(trx, workspaceId, 'component', developerIds);
+      const found = new Set(entities.map((e) => e.row.developer_id));
+      const missing = developerIds.find((id) => !found.has(id));
+      if (missing !== undefined) throw componentNotFound(missing);
+      await detachInstances(trx, workspaceId, entities);
+      await repo.deleteTexts(
+        trx,
+        workspaceId,
+        entities.map((e) => e.row.id),
+      );
+    });
+  }
+
+  return { list: createComponentsReader(deps), create, update, remove };
+}
+
+export type ComponentsService = ReturnType<typeof createComponentsService>;

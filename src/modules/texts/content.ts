@@ -1,0 +1,170 @@
+import type { PluralForm, StoredPlural, VariantRow } from '../../db/schema.js';
+import { badRequest } from '../../http/errors.js';
+import { parseRichText } from '../../richtext/index.js';
+import type { Variable } from '../variables/variables.service.js';
+import type { VariantValue } from './entities.js';
+import { splitPluralRecordId } from './plurals.js';
+
+/**
+ * Content rules shared by the writes of components and text items (pure, given the workspace
+ * as loaded once per request): statuses, assignees, rich text, plurals, variant values and
+ * listed variables. Every failure is a 400 whose message starts with the field's path.
+ */
+export interface PluralInput {
+  form: PluralForm;
+  text: string;
+}
+
+export interface VariantValueInput {
+  variantId: string;
+  text: string;
+  status?: string;
+  assignee?: string | null;
+  notes?: string | null;
+  characterLimit?: number | null;
+  plurals?: PluralInput[];
+}
+
+export interface WriteContext {
+  /** Status keys in workflow order. */
+  statuses: ReadonlySet<string>;
+  /** Lower-case email -> user row id. */
+  userIds: ReadonlyMap<string, number>;
+  /** Variant developer ID -> row, for the variants the request names. */
+  variants: ReadonlyMap<string, VariantRow>;
+  /** Variable name -> variable, for the variables the request names. */
+  variables: ReadonlyMap<string, Variable>;
+  /** Set when the request sent `richText: "html"`. */
+  richText: { supSub: boolean } | null;
+}
+
+export interface StoredText {
+  text: string;
+  richText: string | null;
+}
+
+const fail = (path: string, message: string): never => {
+  throw badRequest(`${path}: ${message}`);
+};
+
+/** Contract section 6: `NONE`, or the workflow's first status when a workspace has replaced it. */
+export function defaultStatus(statuses: ReadonlySet<string>): string {
+  return statuses.has('NONE') ? 'NONE' : (statuses.values().next().value ?? 'NONE');
+}
+
+export function checkStatus(context: WriteContext, status: string, path: string): string {
+  if (!context.statuses.has(status)) fail(path, `'${status}' is not a status of the workspace`);
+  return status;
+}
+
+/** The user row id of an assignee email (compared case-insensitively); null stays null. */
+export function assigneeId(context: WriteContext, email: string | null, path: string): number | null {
+  if (email === null) return null;
+  const id = context.userIds.get(email.trim().toLowerCase());
+  return id ?? fail(path, `'${email}' is not a user of the workspace`);
+}
+
+/** Plain text is stored as sent; with `richText: "html"` the markup is sanitised and its plain text derived. */
+export function storedText(context: WriteContext, text: string): StoredText {
+  if (!context.richText) return { text, richText: null };
+  const parsed = parseRichText(text, { supSub: context.richText.supSub });
+  return { text: parsed.text, richText: parsed.html };
+}
+
+/**
+ * The plural list as stored, or null for none (an empty list removes them). Each form once; the
+ * first form's text (as stored, so after rich-text parsing) equals the display text.
+ */
+export function storedPlurals(
+  context: WriteContext,
+  plurals: readonly PluralInput[],
+  displayText: string,
+  path: string,
+): StoredPlural[] | null {
+  if (plurals.length === 0) return null;
+  const seen = new Set<PluralForm>();
+  const stored = plurals.map((plural, i): StoredPlural => {
+    if (seen.has(plural.form)) fail(`${path}[${i}].form`, `plural form '${plural.form}' appears more than once`);
+    seen.add(plural.form);
+    const { text, richText } = storedText(context, plural.text);
+    return richText === null ? { form: plural.form, text } : { form: plural.form, text, richText };
+  });
+  if (stored[0]?.text !== displayText) {
+    fail(`${path}[0].text`, "the first plural form's text must equal the text");
+  }
+  return stored;
+}
+
+/** Row ids of the listed variables, in variable creation order; unknown names are a 400 naming them. */
+export function variableIds(context: WriteContext, names: readonly string[], path: string): number[] {
+  const missing = [...new Set(names)].filter((name) => !context.variables.has(name));
+  if (missing.length > 0) fail(path, `Variables not found: ${missing.join(', ')}`);
+  const ids = new Set(names.map((name) => (context.variables.get(name) as Variable).id));
+  return [...ids].sort((a, b) => a - b);
+}
+
+export const variantNotFoundMessage = (developerId: string) => `Variant with id ${developerId} not found`;
+
+export function variantRow(context: WriteContext, developerId: string, path: string): VariantRow {
+  return context.variants.get(developerId) ?? fail(path, variantNotFoundMessage(developerId));
+}
+
+/** The variant values of a create, each variant once. */
+export function variantValues(
+  context: WriteContext,
+  inputs: readonly VariantValueInput[],
+  path: string,
+): VariantValue[] {
+  const seen = new Set<string>();
+  return inputs.map((input, i) => {
+    const at = `${path}[${i}]`;
+    const variant = variantRow(context, input.variantId, `${at}.variantId`);
+    if (seen.has(input.variantId)) fail(`${at}.variantId`, `variant ${input.variantId} appears more than once`);
+    seen.add(input.variantId);
+    const { text, richText } = storedText(context, input.text);
+    return {
+      variantId: variant.id,
+      text,
+      richText,
+      plurals: input.plurals ? storedPlurals(context, input.plurals, text, `${at}.plurals`) : null,
+      status:
+        input.status === undefined
+          ? defaultStatus(context.statuses)
+          : checkStatus(context, input.status, `${at}.status`),
+      assigneeId: assigneeId(context, input.assignee ?? null, `${at}.assignee`),
+      notes: input.notes ?? '',
+      characterLimit: input.characterLimit ?? null,
+    };
+  });
+}
+
+/** Every plural form used by a text or any of its variant values: the ids of its plural records. */
+export function pluralFormsOf(
+  plurals: readonly (readonly { form: PluralForm }[] | null | undefined)[],
+): Set<PluralForm> {
+  const forms = new Set<PluralForm>();
+  for (const list of plurals) for (const plural of list ?? []) forms.add(plural.form);
+  return forms;
+}
+
+/**
+ * Contract section 2: a developer ID must not equal a plural record id of another text. `forms`
+ * answers the plural forms a developer ID has (after the request), `exists` whether an id is
+ * taken; the message names both texts.
+ */
+export function pluralCollision(
+  developerId: string,
+  ownForms: ReadonlySet<PluralForm>,
+  exists: (id: string) => boolean,
+  formsOf: (id: string) => ReadonlySet<PluralForm> | undefined,
+): string | null {
+  const split = splitPluralRecordId(developerId);
+  if (split && formsOf(split.base)?.has(split.form)) {
+    return `${developerId} collides with the '${split.form}' plural record of ${split.base}`;
+  }
+  for (const form of ownForms) {
+    const recordId = `${developerId}_${form}`;
+    if (exists(recordId)) return `the '${form}' plural record of ${developerId} collides with ${recordId}`;
+  }
+  return null;
+}

@@ -1,0 +1,183 @@
+import type { PluralForm, StoredPlural } from '../../db/schema.js';
+import { plainToRichText, type RichTextMode, renderRichText } from '../../richtext/index.js';
+import { usedVariables } from '../../text/placeholders.js';
+import type { TextEntity, VariantValue } from './entities.js';
+import { inCldrOrder, pluralRecordId } from './plurals.js';
+
+/**
+ * API records of components and text items (pure). One record per base text, per variant value
+ * and per plural form (contract section 1): plural records are `<developerId>_<form>`, variant
+ * records keep the base record's id and set `variantId`.
+ */
+export interface TextRecord {
+  id: string;
+  text: string;
+  richText?: string;
+  notes: string;
+  characterLimit: number | null;
+  tags: string[];
+  integrated: boolean;
+  variableIds: string[];
+  variantId: string | null;
+  pluralForm: PluralForm | null;
+  status: string;
+  assignee: string | null;
+}
+
+export interface RecordContext {
+  /** Variant row id -> developer ID. */
+  variantDeveloperIds: ReadonlyMap<number, string>;
+  /** Variable row id -> name (its developer ID). */
+  variableNames: ReadonlyMap<number, string>;
+  /** User row id -> email. */
+  emails: ReadonlyMap<number, string>;
+  /** Set when the request asked for `richText`. */
+  richText: RichTextMode | null;
+}
+
+/** Which records of one entity a request wants: its base text and which of its variant values. */
+export interface OwnerSelection {
+  base: boolean;
+  variants: readonly VariantValue[];
+}
+
+/** The base text or a variant value: what owns a primary record and its plural form records. */
+export interface Owner {
+  text: string;
+  richText: string | null;
+  plurals: StoredPlural[] | null;
+  notes: string;
+  characterLimit: number | null;
+  status: string;
+  assigneeId: number | null;
+}
+
+/** One record before rendering: enough for the JSON records and for exporters. */
+export interface RecordSource {
+  id: string;
+  text: string;
+  /** Stored markup, null for plain text. */
+  richText: string | null;
+  pluralForm: PluralForm | null;
+  /** Developer ID of the variant, null for base text. */
+  variantId: string | null;
+  owner: Owner;
+}
+
+/** Developer IDs compare by code unit, the same on both databases whatever their collation. */
+export const byDeveloperId = (a: TextEntity, b: TextEntity) =>
+  a.row.developer_id < b.row.developer_id ? -1 : a.row.developer_id > b.row.developer_id ? 1 : 0;
+
+export function baseOwner(entity: TextEntity): Owner {
+  const { row } = entity;
+  return {
+    text: row.text,
+    richText: row.rich_text,
+    plurals: entity.plurals,
+    notes: row.notes,
+    characterLimit: row.character_limit,
+    status: row.status,
+    assigneeId: row.assignee_id,
+  };
+}
+
+/** The records of one owner (base text or variant value): the primary record, then plural forms in CLDR order. */
+function ownerSources(developerId: string, owner: Owner, variantId: string | null): RecordSource[] {
+  const out: RecordSource[] = [
+    { id: developerId, text: owner.text, richText: owner.richText, pluralForm: null, variantId, owner },
+  ];
+  for (const plural of owner.plurals ? inCldrOrder(owner.plurals) : []) {
+    const id = pluralRecordId(developerId, plural.form);
+    out.push({ id, text: plural.text, richText: plural.richText ?? null, pluralForm: plural.form, variantId, owner });
+  }
+  return out;
+}
+
+/** The records of one entity in response order: the base before its variants (in variant creation order). */
+export function recordSources(
+  entity: TextEntity,
+  selection: OwnerSelection,
+  variantDeveloperIds: ReadonlyMap<number, string>,
+): RecordSource[] {
+  const developerId = entity.row.developer_id;
+  return [
+    ...(selection.base ? ownerSources(developerId, baseOwner(entity), null) : []),
+    ...selection.variants.flatMap((v) => ownerSources(developerId, v, variantDeveloperIds.get(v.variantId) ?? null)),
+  ];
+}
+
+export function renderedRichText(source: Pick<RecordSource, 'text' | 'richText'>, mode: RichTextMode): string {
+  return source.richText !== null ? renderRichText(source.richText, mode) : plainToRichText(source.text, mode);
+}
+
+const str = JSON.stringify;
+
+/** The JSON of every record of one owner, comma-separated. */
+function ownerJson(
+  entity: TextEntity,
+  owner: Owner,
+  variantId: string | null,
+  context: RecordContext,
+  extra: string,
+): string {
+  const listed = entity.variableIds.flatMap((id) => context.variableNames.get(id) ?? []);
+  const assignee = owner.assigneeId === null ? null : (context.emails.get(owner.assigneeId) ?? null);
+  // Tags are written by the write path with JSON.stringify, so the stored text is canonical JSON.
+  const middle = `"notes":${str(owner.notes)},"characterLimit":${owner.characterLimit},"tags":${entity.row.tags},"integrated":${entity.row.integrated === 1}`;
+  const tail = `"variantId":${str(variantId)}`;
+  const end = `${extra && `${extra},`}"status":${str(owner.status)},"assignee":${str(assignee)}}`;
+  return ownerSources(entity.row.developer_id, owner, variantId)
+    .map((source) => {
+      const rich = context.richText ? `,"richText":${str(renderedRichText(source, context.richText))}` : '';
+      const variableIds = listed.length === 0 ? '[]' : str(usedVariables([source.text], listed));
+      return `{"id":${str(source.id)},"text":${str(source.text)}${rich},${middle},"variableIds":${variableIds},${tail},"pluralForm":${str(source.pluralForm)},${end}`;
+    })
+    .join(',');
+}
+
+const OPEN = Buffer.from('[');
+const COMMA = Buffer.from(',');
+const CLOSE = Buffer.from(']');
+
+/**
+ * The records of `entities` (in their order) as the bytes of a JSON array, written directly: the
+ * largest responses of the API have tens of thousands of records, and writing JSON per owner
+ * (base text or variant value) skips building record objects. `extraJson` gives the kind's own
+ * fields as a JSON fragment (`"folderId":...,"name":...`), written before `status` as in the
+ * record table. With `cache` (keyed by the entity for its base text and by the variant value
+ * object), an owner's bytes are reused by later requests over the same loaded entities, and a
+ * response is one copy of them.
+ */
+export function serializeRecords(
+  entities: readonly TextEntity[],
+  context: RecordContext,
+  select: (entity: TextEntity) => OwnerSelection | null,
+  extraJson: (entity: TextEntity) => string,
+  cache?: WeakMap<object, Buffer>,
+): Buffer {
+  const parts: Buffer[] = [OPEN];
+  let length = 2;
+  const json = (entity: TextEntity, key: object, owner: () => Owner, variantId: string | null) => {
+    let value = cache?.get(key);
+    if (value === undefined) {
+      value = Buffer.from(ownerJson(entity, owner(), variantId, context, extraJson(entity)));
+      cache?.set(key, value);
+    }
+    if (parts.length > 1) {
+      parts.push(COMMA);
+      length += 1;
+    }
+    parts.push(value);
+    length += value.length;
+  };
+  for (const entity of entities) {
+    const selection = select(entity);
+    if (!selection) continue;
+    if (selection.base) json(entity, entity, () => baseOwner(entity), null);
+    for (const value of selection.variants) {
+      json(entity, value, () => value, context.variantDeveloperIds.get(value.variantId) ?? null);
+    }
+  }
+  parts.push(CLOSE);
+  return Buffer.concat(parts, length);
+}

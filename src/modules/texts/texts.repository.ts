@@ -1,0 +1,186 @@
+import type { Insertable } from 'kysely';
+import type { Executor, NewTextRow, TextRow, TextVariantsTable } from '../../db/schema.js';
+import { assembleEntities, type TextEntity, type TextKind, type TextVariableRow } from './entities.js';
+
+/**
+ * SQL of the texts shared core: reads load whole sets of texts in three queries (texts, their
+ * variant values, their listed variables) and writes go in multi-row batches.
+ */
+
+/** Under SQLite's limit of 32,766 bound parameters per statement (PostgreSQL allows 65,535). */
+const MAX_PARAMETERS = 30_000;
+/** Ids per `in (...)` list, leaving room for the other parameters of the statement. */
+const IDS_PER_QUERY = 5_000;
+
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+/** Rows per multi-row insert for a table of `columns` columns. */
+const rowsPerInsert = (columns: number) => Math.max(1, Math.floor(MAX_PARAMETERS / columns));
+
+type TextFilter = { developerIds?: readonly string[]; componentIds?: readonly number[] };
+
+async function loadWhere(db: Executor, workspaceId: number, kind: TextKind, where: TextFilter): Promise<TextEntity[]> {
+  const texts = await db
+    .selectFrom('texts')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind)
+    .$if(where.developerIds !== undefined, (q) => q.where('developer_id', 'in', where.developerIds as string[]))
+    .$if(where.componentIds !== undefined, (q) => q.where('component_id', 'in', where.componentIds as number[]))
+    .execute();
+  if (texts.length === 0) return [];
+  // A whole set is joined on the workspace; a handful is looked up by id.
+  const whole = where.developerIds === undefined && where.componentIds === undefined;
+  const textIds = texts.map((t) => t.id);
+  const variants = whole
+    ? await db
+        .selectFrom('text_variants')
+        .innerJoin('texts', 'texts.id', 'text_variants.text_id')
+        .selectAll('text_variants')
+        .where('texts.workspace_id', '=', workspaceId)
+        .where('texts.kind', '=', kind)
+        .execute()
+    : await db.selectFrom('text_variants').selectAll().where('text_id', 'in', textIds).execute();
+  const variables: TextVariableRow[] = whole
+    ? await db
+        .selectFrom('text_variables')
+        .innerJoin('texts', 'texts.id', 'text_variables.text_id')
+        .select(['text_variables.text_id', 'text_variables.variable_id'])
+        .where('texts.workspace_id', '=', workspaceId)
+        .where('texts.kind', '=', kind)
+        .execute()
+    : await db.selectFrom('text_variables').selectAll().where('text_id', 'in', textIds).execute();
+  return assembleEntities(texts, variants, variables);
+}
+
+/** Every text of one kind in the workspace, in no particular order. */
+export const loadTexts = (db: Executor, workspaceId: number, kind: TextKind) => loadWhere(db, workspaceId, kind, {});
+
+/** The texts among `developerIds` that exist; the missing ones are simply absent. */
+export async function loadTextsByDeveloperIds(
+  db: Executor,
+  workspaceId: number,
+  kind: TextKind,
+  developerIds: readonly string[],
+): Promise<TextEntity[]> {
+  const out: TextEntity[] = [];
+  for (const part of chunks([...new Set(developerIds)], IDS_PER_QUERY)) {
+    out.push(...(await loadWhere(db, workspaceId, kind, { developerIds: part })));
+  }
+  return out;
+}
+
+/** The text items that are linked instances of any of `componentIds`. */
+export async function loadInstances(
+  db: Executor,
+  workspaceId: number,
+  componentIds: readonly number[],
+): Promise<TextEntity[]> {
+  const out: TextEntity[] = [];
+  for (const part of chunks(componentIds, IDS_PER_QUERY)) {
+    out.push(...(await loadWhere(db, workspaceId, 'text_item', { componentIds: part })));
+  }
+  return out;
+}
+
+/** Every developer ID of one kind in the workspace: for generating unique ids. */
+export async function listDeveloperIds(db: Executor, workspaceId: number, kind: TextKind): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('texts')
+    .select('developer_id')
+    .where('workspace_id', '=', workspaceId)
+    .where('kind', '=', kind)
+    .execute();
+  return new Set(rows.map((r) => r.developer_id));
+}
+
+/** The developer IDs among `developerIds` that a text of this kind has. */
+export async function existingDeveloperIds(
+  db: Executor,
+  workspaceId: number,
+  kind: TextKind,
+  developerIds: readonly string[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const part of chunks([...new Set(developerIds)], IDS_PER_QUERY)) {
+    const rows = await db
+      .selectFrom('texts')
+      .select('developer_id')
+      .where('workspace_id', '=', workspaceId)
+      .where('kind', '=', kind)
+      .where('developer_id', 'in', part)
+      .execute();
+    for (const row of rows) found.add(row.developer_id);
+  }
+  return found;
+}
+
+/** Whether the workspace enables `sup` and `sub` in rich text. */
+export async function supSubEnabled(db: Executor, workspaceId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('workspaces')
+    .select('sup_sub_enabled')
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
+  return Number(row?.sup_sub_enabled ?? 0) === 1;
+}
+
+/** Inserts texts in batches; answers developer ID -> row id (developer IDs are unique per kind). */
+export async function insertTexts(db: Executor, rows: readonly NewTextRow[]): Promise<Map<string, number>> {
+  const ids = new Map<string, number>();
+  const columns = rows[0] ? Object.keys(rows[0]).length : 1;
+  for (const part of chunks(rows, rowsPerInsert(columns))) {
+    const inserted = await db.insertInto('texts').values(part).returning(['id', 'developer_id']).execute();
+    for (const row of inserted) ids.set(row.developer_id, row.id);
+  }
+  return ids;
+}
+
+export type NewVariantValueRow = Insertable<TextVariantsTable>;
+
+export async function insertVariantValues(db: Executor, rows: readonly NewVariantValueRow[]): Promise<void> {
+  for (const part of chunks(rows, rowsPerInsert(9))) await db.insertInto('text_variants').values(part).execute();
+}
+
+export async function insertTextVariables(db: Executor, rows: readonly TextVariableRow[]): Promise<void> {
+  for (const part of chunks(rows, rowsPerInsert(2))) await db.insertInto('text_variables').values(part).execute();
+}
+
+export type TextChanges = Partial<Omit<TextRow, 'id' | 'workspace_id' | 'kind' | 'created_at'>>;
+
+export async function updateText(db: Executor, workspaceId: number, id: number, changes: TextChanges): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('texts').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+}
+
+/** Removes the values of one variant (or of every variant when `variantId` is null) from the texts. */
+export async function deleteVariantValues(
+  db: Executor,
+  textIds: readonly number[],
+  variantId: number | null,
+): Promise<void> {
+  for (const part of chunks(textIds, IDS_PER_QUERY)) {
+    await db
+      .deleteFrom('text_variants')
+      .where('text_id', 'in', part)
+      .$if(variantId !== null, (q) => q.where('variant_id', '=', variantId as number))
+      .execute();
+  }
+}
+
+export async function deleteTextVariables(db: Executor, textIds: readonly number[]): Promise<void> {
+  for (const part of chunks(textIds, IDS_PER_QUERY)) {
+    await db.deleteFrom('text_variables').where('text_id', 'in', part).execute();
+  }
+}
+
+/** Their variant values and variable links go with them, by the foreign keys. */
+export async function deleteTexts(db: Executor, workspaceId: number, ids: readonly number[]): Promise<void> {
+  for (const part of chunks(ids, IDS_PER_QUERY)) {
+    await db.deleteFrom('texts').where('workspace_id', '=', workspaceId).where('id', 'in', part).execute();
+  }
+}

@@ -1,0 +1,58 @@
+import { Type } from 'typebox';
+import type { Limits } from '../../config.js';
+import { Nullable } from '../../http/schemas.js';
+import { PLURAL_FORMS } from './plurals.js';
+
+/**
+ * Request schemas shared by components and text items, with the configured limits (contract
+ * section 4) so a text, notes or tags over the limit is a 400 naming the field.
+ */
+export function contentSchemas(limits: Limits) {
+  const Text = Type.String({ maxLength: limits.textChars });
+  const Notes = Nullable(Type.String({ maxLength: limits.notesChars, description: 'null leaves notes empty' }));
+  const Tags = Type.Array(Type.String({ maxLength: limits.tagChars }), {
+    maxItems: limits.tags,
+    description: 'Replaces the tags; empty means none',
+  });
+  const Status = Type.String({ minLength: 1, description: 'A status id of the workspace (GET /statuses)' });
+  const Assignee = Nullable(
+    Type.String({ description: 'Email of a workspace user (any case); null for none or to remove' }),
+  );
+  const CharacterLimit = Nullable(Type.Integer({ minimum: 1, description: 'Positive integer; null for none' }));
+  const Variables = Type.Array(Type.String(), {
+    maxItems: limits.batchItems,
+    description: 'Developer IDs of the variables whose `{{name}}` placeholders resolve in this text',
+  });
+  const Plurals = Type.Array(
+    Type.Object({ form: Type.Enum([...PLURAL_FORMS]), text: Text }, { additionalProperties: false }),
+    {
+      maxItems: PLURAL_FORMS.length,
+      description:
+        "The whole list of plural forms, each form once; the first form's text equals the text. An empty list removes the plurals",
+    },
+  );
+  const VariantValue = Type.Object(
+    {
+      variantId: Type.String({ description: 'Developer ID of an existing variant' }),
+      text: Text,
+      status: Type.Optional(Status),
+      assignee: Type.Optional(Assignee),
+      notes: Type.Optional(Notes),
+      characterLimit: Type.Optional(CharacterLimit),
+      plurals: Type.Optional(Plurals),
+    },
+    { additionalProperties: false },
+  );
+  const RichTextInput = Type.Optional(
+    Type.Literal('html', {
+      description: 'Every text of the request (plural and variant text included) is parsed as HTML',
+    }),
+  );
+  return { Text, Notes, Tags, Status, Assignee, CharacterLimit, Variables, Plurals, VariantValue, RichTextInput };
+}
+
+export const RichTextQuery = Type.Optional(
+  Type.Enum(['html', 'html_paragraphs'], {
+    description: '`html`: `<br />` line breaks; `html_paragraphs`: each line wrapped in `<p>`',
+  }),
+);
