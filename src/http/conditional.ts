@@ -36,8 +36,9 @@ export class ResponseCache {
   }
 
   set(key: string, entry: CachedBody): void {
+    if (this.#entries.has(key)) return;
     const size = Buffer.byteLength(entry.body);
-    if (size > this.maxBytes / 4 || this.#entries.has(key)) return;
+    if (size > this.maxBytes / 4) return;
     this.#entries.set(key, entry);
     this.#bytes += size;
     for (const [oldest, value] of this.#entries) {

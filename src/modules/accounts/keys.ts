@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /**
  * API keys: 32 random bytes, shown once. Only the SHA-256 of the key and a short display prefix
@@ -13,7 +13,7 @@ export function generateKey(): string {
 }
 
 export function hashKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 export function displayPrefix(key: string): string {

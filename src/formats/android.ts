@@ -1,0 +1,108 @@
+/**
+ * android: a `res/values/strings.xml` resource file with `<string>` and `<plurals>` (rules and
+ * choices in docs/formats/android.md).
+ */
+import { normalize } from '../richtext/normalize.js';
+import { tokenize } from '../richtext/tokenize.js';
+import { splitTemplate } from '../text/placeholders.js';
+import { androidValue, type ValuePiece } from './shared/android-value.js';
+import { pluralForms } from './shared/plurals.js';
+import { orderVariables, printfConversion, variableExample } from './shared/variables.js';
+import { xmlAttribute, xmlComment } from './shared/xml.js';
+import type { ExportDocument, ExportEntry, ExportedFile, Exporter } from './types.js';
+
+interface Argument {
+  spec: string;
+  example: string;
+}
+
+export const android: Exporter = (document: ExportDocument): ExportedFile => {
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">',
+  ];
+  const variant = document.variant;
+  if (variant !== null && !document.options.excludeVariantMetadata) {
+    lines.push(`  ${xmlComment(`Variant: ${variant.name}`)}`);
+    if (variant.description !== '') lines.push(`  ${xmlComment(`Variant description: ${variant.description}`)}`);
+  }
+  const taken = new Set<string>();
+  for (const entry of document.entries) {
+    const names = `name="${resourceName(entry.id, taken)}" developer_id="${xmlAttribute(entry.id)}"`;
+    const args = argumentsOf(entry, document);
+    const rich = document.options.richText !== null;
+    if (entry.notes !== '') lines.push(`  ${xmlComment(entry.notes)}`);
+    if (entry.plurals.length === 0) {
+      const pieces = piecesOf(entry.text, rich ? entry.richText : null, args);
+      const formatted = pieces.some((piece) => piece.kind === 'variable');
+      const percents = entry.text.split('%').length - 1;
+      const attributes = !formatted && percents >= 2 ? `${names} formatted="false"` : names;
+      lines.push(`  <string ${attributes}>${androidValue(pieces, formatted)}</string>`);
+      continue;
+    }
+    const forms = pluralForms(entry, document.locale).map((form) => ({
+      form: form.form,
+      pieces: piecesOf(form.text, rich ? form.richText : null, args),
+    }));
+    // `getQuantityString(id, n, args)` formats every item once the record has arguments.
+    const formatted = forms.some((form) => form.pieces.some((piece) => piece.kind === 'variable'));
+    lines.push(`  <plurals ${names}>`);
+    for (const form of forms) {
+      lines.push(`    <item quantity="${form.form}">${androidValue(form.pieces, formatted)}</item>`);
+    }
+    lines.push('  </plurals>');
+  }
+  lines.push('</resources>');
+  return { body: `${lines.join('\n')}\n`, contentType: 'text/xml; charset=utf-8' };
+};
+
+/**
+ * The developer ID with every character outside `[A-Za-z0-9_.]` replaced by `_`. Two IDs that
+ * map to the same name (`a-b`, `a_b`) would break the build, so later ones get `_2`, `_3`, ...
+ */
+function resourceName(id: string, taken: Set<string>): string {
+  const base = id.replace(/[^A-Za-z0-9_.]/g, '_');
+  let name = base;
+  for (let suffix = 2; taken.has(name); suffix++) name = `${base}_${suffix}`;
+  taken.add(name);
+  return name;
+}
+
+/** Variables numbered from 1 in `variableOrder`; the quantity is passed separately on Android. */
+function argumentsOf(entry: ExportEntry, document: ExportDocument): Map<string, Argument> {
+  const ordered = orderVariables(entry.variables, document.options.variableOrder);
+  return new Map(
+    ordered.map((variable, index) => [
+      variable.name,
+      { spec: `%${index + 1}$${printfConversion(variable, 'android')}`, example: variableExample(variable) },
+    ]),
+  );
+}
+
+/** Plain text, or stored markup read into runs when rich text is exported. */
+function piecesOf(text: string, richText: string | null, args: Map<string, Argument>): ValuePiece[] {
+  const known = new Set(args.keys());
+  const runs =
+    richText === null
+      ? [{ text, marks: 0 }]
+      : normalize(tokenize(richText, true), { dropWholeBold: false }).map((run) =>
+          run.kind === 'br' ? { text: '\n', marks: null } : run,
+        );
+  const textMarks = (from: number, step: number): number => {
+    for (let index = from; index >= 0 && index < runs.length; index += step) {
+      const marks = runs[index]!.marks;
+      if (marks !== null) return marks;
+    }
+    return 0;
+  };
+  const pieces: ValuePiece[] = [];
+  runs.forEach((run, index) => {
+    // A line break keeps the formatting its neighbours share, so tags do not close around it.
+    const marks = run.marks ?? textMarks(index - 1, -1) & textMarks(index + 1, 1);
+    for (const part of splitTemplate(run.text, known)) {
+      if (part.kind === 'text') pieces.push({ kind: 'text', text: part.value, marks });
+      else pieces.push({ kind: 'variable', name: part.name, ...args.get(part.name)!, marks });
+    }
+  });
+  return pieces;
+}

@@ -1,0 +1,105 @@
+/**
+ * ICU MessageFormat writing, shared by json_icu and arb (rules in docs/formats/json_icu.md). The
+ * output is read alike by formatjs (`@formatjs/icu-messageformat-parser`, `intl-messageformat`)
+ * and `@messageformat/core`, whose quoting rules differ: only what both accept is written.
+ */
+import { renderTemplate } from '../../text/placeholders.js';
+import type { ExportDocument, ExportEntry, ExportVariable } from '../types.js';
+import { pluralCases } from './plurals.js';
+import { exportText, richTextMode, variablesByName } from './texts.js';
+
+export interface IcuOptions {
+  /** json_icu writes list and map variables as a `select`; ARB declares them as strings. */
+  collectionsAsSelect: boolean;
+}
+
+/**
+ * Literal text as ICU. Every apostrophe is doubled. `{`, `}` (and `#` in a plural branch) open a
+ * quoted run that stays open over further syntax characters and apostrophes (written `''` inside
+ * it) and closes before the next ordinary character: closing and then writing `''` would read as
+ * an apostrophe inside the quote. A `<` that formatjs would take for a tag (before a letter or
+ * `/`) is quoted too; such a run always closes at once, because `@messageformat/core` does not
+ * open quotes on `<` and must never see one of its quoted runs start there.
+ */
+export function escapeIcuLiteral(text: string, inPlural: boolean): string {
+  let out = '';
+  let quoted = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index]!;
+    if (char === "'") {
+      out += "''";
+      continue;
+    }
+    const syntax =
+      char === '{' ||
+      char === '}' ||
+      (inPlural && char === '#') ||
+      (char === '<' && /[A-Za-z/]/.test(text[index + 1] ?? ''));
+    if (syntax && !quoted) {
+      out += "'";
+      quoted = true;
+    } else if (!syntax && quoted) {
+      out += "'";
+      quoted = false;
+    }
+    out += char;
+  }
+  return quoted ? `${out}'` : out;
+}
+
+// A select key is an ICU identifier: no white space and no pattern syntax (which covers `=`).
+const SELECT_KEY = /^[^\p{White_Space}\p{Pattern_White_Space}\p{Pattern_Syntax}]+$/u;
+
+/**
+ * `{name, select, <value> {<value>} ... other {<first value>}}` for a list (a map selects by key
+ * and shows the value). Values that cannot be keys, duplicates and the key `other` itself are
+ * left to the `other` case.
+ */
+function collectionSelect(variable: ExportVariable): string {
+  const data = variable.data;
+  const pairs: Array<[string, string]> = Array.isArray(data)
+    ? data.map((value) => [String(value), String(value)])
+    : Object.entries((data ?? {}) as Record<string, unknown>).map(([key, value]) => [key, String(value)]);
+  if (pairs.length === 0) return `{${variable.name}}`;
+  const cases = new Map<string, string>();
+  for (const [key, value] of pairs) {
+    if (SELECT_KEY.test(key) && key !== 'other' && !cases.has(key)) cases.set(key, value);
+  }
+  cases.set('other', pairs[0]![1]);
+  const body = [...cases].map(([key, value]) => `${key} {${escapeIcuLiteral(value, false)}}`).join(' ');
+  return `{${variable.name}, select, ${body}}`;
+}
+
+function icuText(text: string, variables: Map<string, ExportVariable>, inPlural: boolean, options: IcuOptions) {
+  return renderTemplate(
+    text,
+    new Set(variables.keys()),
+    (name) => {
+      const variable = variables.get(name)!;
+      const collection = variable.type === 'list' || variable.type === 'map';
+      return options.collectionsAsSelect && collection ? collectionSelect(variable) : `{${name}}`;
+    },
+    (literal) => escapeIcuLiteral(literal, inPlural),
+  );
+}
+
+/**
+ * One ICU message per record. A plural record is one `plural` on `count` enclosing the whole
+ * message: `=0` for the record's zero form, then exactly the locale's categories, since strict
+ * consumers reject the others. `#` is never written; forms show the count as `{count}`.
+ */
+export function icuMessage(entry: ExportEntry, document: ExportDocument, options: IcuOptions): string {
+  const mode = richTextMode(entry, document.options);
+  const variables = variablesByName(entry);
+  if (entry.plurals.length === 0)
+    return icuText(exportText(entry.text, entry.richText, mode), variables, false, options);
+  const { exactZero, categories } = pluralCases(entry, document.locale);
+  const cases: Array<[key: string, text: string, richText: string | null]> = categories.map(
+    ({ form, text, richText }) => [form, text, richText],
+  );
+  if (exactZero) cases.unshift(['=0', exactZero.text, exactZero.richText]);
+  const body = cases
+    .map(([key, text, richText]) => `${key} {${icuText(exportText(text, richText, mode), variables, true, options)}}`)
+    .join(' ');
+  return `{count, plural, ${body}}`;
+}

@@ -1,0 +1,49 @@
+import type { ExportOptions, ExportVariable } from '../types.js';
+
+/**
+ * An entry's variables in `variableOrder`: `default` is the workspace's creation order,
+ * `alphabetical` sorts by name (case-insensitively, then by code unit so the order is total).
+ * Duplicates by name are dropped.
+ */
+export function orderVariables(
+  variables: readonly ExportVariable[],
+  order: ExportOptions['variableOrder'],
+): ExportVariable[] {
+  const unique = [...new Map(variables.map((variable) => [variable.name, variable])).values()];
+  if (order === 'alphabetical') return unique.sort((a, b) => compareNames(a.name, b.name));
+  return unique.sort((a, b) => a.creationIndex - b.creationIndex || compareNames(a.name, b.name));
+}
+
+/** Alphabetical regardless of case, then by code unit, so the order is total. */
+export function compareNames(a: string, b: string): number {
+  const lower = a.toLowerCase().localeCompare(b.toLowerCase(), 'en');
+  if (lower !== 0) return lower;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export type PrintfFlavor = 'android' | 'apple';
+
+/**
+ * The printf conversion of a variable: a number whose example is an integer is `d` (Android) /
+ * `lld` (Apple, 64-bit so large counts do not truncate), a decimal one `f`, anything else a string
+ * (`s` / `@`).
+ */
+export function printfConversion(variable: ExportVariable, flavor: PrintfFlavor): string {
+  if (variable.type === 'number') {
+    const example = (variable.data as { example?: unknown } | null)?.example;
+    if (typeof example === 'number' && !Number.isInteger(example)) return 'f';
+    return flavor === 'android' ? 'd' : 'lld';
+  }
+  return flavor === 'android' ? 's' : '@';
+}
+
+/** A sample value of a variable, for comments and `example` attributes. */
+export function variableExample(variable: ExportVariable): string {
+  const data = variable.data as unknown;
+  if (Array.isArray(data)) return String(data[0] ?? '');
+  if (data === null || typeof data !== 'object') return '';
+  const record = data as Record<string, unknown>;
+  if (variable.type === 'hyperlink') return String(record.text ?? '');
+  if (variable.type === 'map') return String(Object.values(record)[0] ?? '');
+  return record.example === undefined ? '' : String(record.example);
+}
