@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -8,9 +9,11 @@ import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerAuth } from './http/auth.js';
-import { ResponseCache, registerConditionalGets } from './http/conditional.js';
+import { COMPRESSION_THRESHOLD } from './http/compression.js';
+import { registerConditionalGets } from './http/conditional.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { codeForStatus } from './http/errors.js';
+import { ResponseCache } from './http/response-cache.js';
 import { ErrorResponse } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { blocksRoutes } from './modules/blocks/blocks.routes.js';
@@ -19,6 +22,7 @@ import { foldersRoutes } from './modules/folders/folders.routes.js';
 import { basesRoutes } from './modules/projects/bases.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { statusesRoutes } from './modules/statuses/statuses.routes.js';
+import { textItemsRoutes } from './modules/text-items/text-items.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { variablesRoutes } from './modules/variables/variables.routes.js';
 import { variantsRoutes } from './modules/variants/variants.routes.js';
@@ -104,6 +108,8 @@ export async function buildApp(deps: AppDeps) {
   }
 
   registerConditionalGets(app, new ResponseCache(config.responseCacheBytes));
+  // Everything else over 1 KiB is compressed here; cacheable GETs arrive already encoded.
+  await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD, encodings: ['br', 'gzip'] });
 
   const Health = Type.Object({ status: Type.String() });
   app.get('/healthz', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
@@ -141,6 +147,7 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(projectsRoutes, { services });
       await v2.register(basesRoutes, { services });
       await v2.register(blocksRoutes, { services });
+      await v2.register(textItemsRoutes, { services, limits: config.limits });
     },
     { prefix: '/v2' },
   );

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
+import { compress, negotiateEncoding } from './compression.js';
+import type { ResponseCache } from './response-cache.js';
 
 /**
  * Conditional GETs and the response cache. Every write advances the workspace's content revision
@@ -12,44 +14,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, 
 declare module 'fastify' {
   interface FastifyRequest {
     etag: string | null;
-  }
-}
-
-interface CachedBody {
-  body: string | Buffer;
-  contentType: string;
-}
-
-export class ResponseCache {
-  readonly #entries = new Map<string, CachedBody>();
-  #bytes = 0;
-
-  constructor(readonly maxBytes: number) {}
-
-  get(key: string): CachedBody | undefined {
-    const entry = this.#entries.get(key);
-    if (entry) {
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
-    }
-    return entry;
-  }
-
-  set(key: string, entry: CachedBody): void {
-    if (this.#entries.has(key)) return;
-    const size = Buffer.byteLength(entry.body);
-    if (size > this.maxBytes / 4) return;
-    this.#entries.set(key, entry);
-    this.#bytes += size;
-    for (const [oldest, value] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= Buffer.byteLength(value.body);
-    }
-  }
-
-  get size(): number {
-    return this.#entries.size;
+    /** The content coding this GET's body is sent in (`br`, `gzip`), null for identity. */
+    encoding: string | null;
   }
 }
 
@@ -99,40 +65,51 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
 
 export function registerConditionalGets(app: FastifyInstance, cache: ResponseCache): void {
   app.decorateRequest('etag', null);
+  app.decorateRequest('encoding', null);
+
+  const cacheKey = (request: FastifyRequest) =>
+    `${request.principal?.workspaceId}:${request.etag}:${request.encoding ?? 'identity'}`;
 
   const checkFreshness: preHandlerHookHandler = (request: FastifyRequest, reply: FastifyReply, done) => {
     const principal = request.principal;
     if (!principal) return done();
     const etag = etagFor(principal.workspaceId, principal.revision, request.url);
     request.etag = etag;
+    request.encoding = negotiateEncoding(request.headers['accept-encoding']);
     reply.header('etag', etag);
+    reply.header('vary', 'Accept-Encoding');
     if (matches(request.headers['if-none-match'], etag)) {
       reply.code(304).send();
       return;
     }
-    const cached = cache.get(`${principal.workspaceId}:${etag}`);
+    const cached = cache.get(cacheKey(request));
     if (cached) {
+      if (cached.encoding) reply.header('content-encoding', cached.encoding).header('etag', `W/${etag}`);
       reply.type(cached.contentType).send(cached.body);
       return;
     }
     done();
   };
 
+  /** Compresses (when worth it and accepted) and keeps the bytes, so a repeat costs neither. */
   const remember: onSendHookHandler = (request, reply, payload, done) => {
-    const principal = request.principal;
-    if (
-      principal &&
-      request.etag &&
-      reply.statusCode === 200 &&
-      (typeof payload === 'string' || Buffer.isBuffer(payload))
-    ) {
-      const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
-      cache.set(`${principal.workspaceId}:${request.etag}`, { body: payload, contentType });
+    if (!request.etag || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
+      return done(null, payload);
     }
-    done(null, payload);
+    const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+    const compressed = request.encoding ? compress(payload, request.encoding) : null;
+    if (compressed) {
+      // Bytes differ from the identity form, so the validator becomes weak (as nginx does).
+      reply.header('content-encoding', request.encoding).header('etag', `W/${request.etag}`);
+      reply.removeHeader('content-length');
+    }
+    const body = compressed ?? payload;
+    cache.set(cacheKey(request), { body, contentType, encoding: compressed ? request.encoding : null });
+    done(null, body);
   };
 
-  // Added per route, after the rate limiter's own preHandler, so cached answers still count.
+  // Added per route, after the rate limiter's own preHandler, so cached answers still count, and
+  // before @fastify/compress's onSend, which leaves an already encoded body alone.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('GET') || route.config?.auth !== 'v2') return;

@@ -1,0 +1,40 @@
+/** A cached rendered response: the bytes as sent, and the headers that describe them. */
+export interface CachedBody {
+  body: string | Buffer;
+  contentType: string;
+  /** `br` or `gzip` when the bytes are compressed. */
+  encoding: string | null;
+}
+
+export class ResponseCache {
+  readonly #entries = new Map<string, CachedBody>();
+  #bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  get(key: string): CachedBody | undefined {
+    const entry = this.#entries.get(key);
+    if (entry) {
+      this.#entries.delete(key);
+      this.#entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, entry: CachedBody): void {
+    if (this.#entries.has(key)) return;
+    const size = Buffer.byteLength(entry.body);
+    if (size > this.maxBytes / 4) return;
+    this.#entries.set(key, entry);
+    this.#bytes += size;
+    for (const [oldest, value] of this.#entries) {
+      if (this.#bytes <= this.maxBytes) break;
+      this.#entries.delete(oldest);
+      this.#bytes -= Buffer.byteLength(value.body);
+    }
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
