@@ -5,26 +5,12 @@ import { migrateToLatest } from './db/migrate.js';
 import { createServices } from './services.js';
 
 /**
- * The process entry of `copydesk serve`: migrate, bootstrap an empty database, listen, and close
+ * The process entry of `copydesk serve`: migrate, listen, bootstrap an empty database, and close
  * gracefully on SIGTERM/SIGINT (in-flight requests finish, new ones get 503, the pool closes).
  */
 export async function serve(config: Config, out: (line: string) => void = console.log): Promise<void> {
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
-  const first = await createServices(database.db).accounts.bootstrapIfEmpty(config.bootstrap);
-  if (first) {
-    out(
-      [
-        '',
-        'First start: created a workspace, a user and an API key.',
-        `  workspace id: ${first.workspaceId}`,
-        `  user:         ${first.email}`,
-        `  API key:      ${first.key}`,
-        'The key is shown this once. Keep it: send it as the Authorization header.',
-        '',
-      ].join('\n'),
-    );
-  }
   const app = await buildApp({ config, database });
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -43,4 +29,19 @@ export async function serve(config: Config, out: (line: string) => void = consol
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ host: config.host, port: config.port });
+  // Only once the port is ours: a start that cannot listen must not use up the first key.
+  const first = await createServices(database.db).accounts.bootstrapIfEmpty(config.bootstrap);
+  if (first) {
+    out(
+      [
+        '',
+        'First start: created a workspace, a user and an API key.',
+        `  workspace id: ${first.workspaceId}`,
+        `  user:         ${first.email}`,
+        `  API key:      ${first.key}`,
+        'The key is shown this once. Keep it: send it as the Authorization header.',
+        '',
+      ].join('\n'),
+    );
+  }
 }

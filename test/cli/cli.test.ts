@@ -1,17 +1,12 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { main } from '../../src/cli/main.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { apiClient } from '../helpers/app.js';
-import { onPostgres } from '../helpers/database.js';
+import { onPostgres, tempSqlitePath } from '../helpers/database.js';
 
-const DATABASE_URL = onPostgres()
-  ? String(process.env.DATABASE_URL)
-  : join(mkdtempSync(join(tmpdir(), 'copydesk-cli-')), 'cli.db');
+const DATABASE_URL = onPostgres() ? String(process.env.DATABASE_URL) : tempSqlitePath('copydesk-cli-');
 const env = { DATABASE_URL };
 
 interface Run {

@@ -1,12 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres } from '../helpers/database.js';
+import { onPostgres, tempSqlitePath } from '../helpers/database.js';
 
 /**
  * The real server process, as `npm start` runs it, on a database of its own: on the very first
@@ -14,11 +12,12 @@ import { onPostgres } from '../helpers/database.js';
  */
 const ROOT = resolve(import.meta.dirname, '../..');
 let databaseUrl = '';
+const sqlitePath = tempSqlitePath('copydesk-first-');
 let dropDatabase = async () => {};
 
 beforeAll(async () => {
   if (!onPostgres()) {
-    databaseUrl = join(mkdtempSync(join(tmpdir(), 'copydesk-first-')), 'first.db');
+    databaseUrl = sqlitePath;
     return;
   }
   const name = `copydesk_first_${randomBytes(6).toString('hex')}`;
