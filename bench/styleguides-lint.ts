@@ -1,41 +1,55 @@
 /**
- * POST /v2/styleguides/lint over 10,000 stored components (selected by `filter.components`)
+ * POST /v2/styleguides/lint over 10,000 stored text items (selected by `filter.textItems`;
+ * BENCH_SOURCE=components for components)
  * against the built-in guide holding 50 rules (5 built-in checks, 45 regexes) and 500 wordlist
- * entries replacing 1,000 terms. Target: median request time under 2 s.
- * The server runs in this process on a real port (no build needed); the data goes in through the
- * API. `npm run bench:lint` (BENCH_DATABASE_URL=postgres://... for PostgreSQL).
+ * entries replacing 1,000 terms. Target: median request time under 2 s (until the whole answer
+ * has arrived). 40 regexes are word rules (flags `i`, or BENCH_REGEX_FLAGS), 5 are other typical
+ * rules. The server runs from the sources (tsx, no build needed) in its own process; the data
+ * goes in through the API. `npm run bench:lint` (BENCH_DATABASE_URL=postgres://... for PostgreSQL).
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { performance } from 'node:perf_hooks';
-import { buildApp } from '../src/app.js';
-import { loadConfig, parseDatabaseUrl } from '../src/config.js';
+import { parseDatabaseUrl } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createServices } from '../src/services.js';
-import { tempDatabaseUrl } from './lib.js';
+import { freePort, root, tempDatabaseUrl, waitForHttp } from './lib.js';
 
 const TEXTS = Number(process.env.BENCH_TEXTS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BATCH = 1_000;
+const DATABASE_URL = tempDatabaseUrl();
 
-const config = loadConfig({}, { database: parseDatabaseUrl(tempDatabaseUrl()), rateLimitPerMinute: 0 });
-const database = openDatabase(config.database);
-await migrateToLatest(database.db);
-const app = await buildApp({ config, database, logger: false });
-const address = await app.listen({ port: 0, host: '127.0.0.1' });
-const services = createServices(database.db);
+// The workspace and its key are made directly; everything else goes through the API.
+const setupDatabase = openDatabase(parseDatabaseUrl(DATABASE_URL));
+await migrateToLatest(setupDatabase.db);
+const services = createServices(setupDatabase.db);
 const { id: workspaceId } = await services.accounts.createWorkspace(`bench lint ${Date.now()}`);
 await services.accounts.createUser({ workspaceId, email: 'bench@example.com', name: 'Bench' });
 const { key } = await services.accounts.createKey({ workspaceId, email: 'bench@example.com' });
+const dialect = setupDatabase.dialect;
+await setupDatabase.close();
 
-async function call(method: string, path: string, body: unknown): Promise<unknown> {
+const port = await freePort();
+const server = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve'], {
+  cwd: root,
+  env: { ...process.env, DATABASE_URL, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+const address = `http://127.0.0.1:${port}`;
+await waitForHttp(`${address}/readyz`, 30_000);
+
+async function send(method: string, path: string, body: unknown): Promise<Response> {
   const res = await fetch(`${address}/v2/${path}`, {
     method,
     headers: { authorization: key, 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
   if (!res.ok) throw new Error(`${method} /v2/${path}: ${res.status} ${await res.text()}`);
-  return res.json();
+  return res;
 }
+const call = async (method: string, path: string, body: unknown) => (await send(method, path, body)).json();
 
 // A deterministic vocabulary of made-up words, so every run lints the same texts.
 const syllables = ['ka', 'lo', 'mi', 'ne', 'ru', 'sa', 'ti', 'vo', 'ze', 'pa', 'qu', 'do', 'fe', 'gi', 'ho', 'bu'];
@@ -63,13 +77,23 @@ const builtins = [
   { type: 'no_double_spaces' },
   { type: 'character_limit', limit: 80 },
 ];
-const regexes = Array.from({ length: 45 }, (_, i) => ({
-  type: 'regex',
-  pattern: `\\b(?:${wordAt(2000 + i)}|${wordAt(2100 + i)})s?\\b`,
-  flags: 'iu',
-  message: `Avoid ${wordAt(2000 + i)}`,
-  replacement: wordAt(2200 + i),
-}));
+// Word rules take `i`; the few that need Unicode classes take `u` (BENCH_REGEX_FLAGS=iu puts
+// `iu` on all: V8's case-insensitive Unicode matching is several times slower).
+const wordFlags = process.env.BENCH_REGEX_FLAGS ?? 'i';
+const regexes = [
+  ...Array.from({ length: 40 }, (_, i) => ({
+    type: 'regex',
+    pattern: `\\b(?:${wordAt(2000 + i)}|${wordAt(2100 + i)})s?\\b`,
+    flags: wordFlags,
+    message: `Avoid ${wordAt(2000 + i)}`,
+    replacement: wordAt(2200 + i),
+  })),
+  { type: 'regex', pattern: '\\p{Lu}{4,}', flags: 'u', message: 'No shouting' },
+  { type: 'regex', pattern: '(\\d+) ?percent', flags: 'i', message: 'Use %', replacement: '$1%' },
+  { type: 'regex', pattern: '\\s+[,.!?]', flags: '', message: 'No space before punctuation', replacement: '' },
+  { type: 'regex', pattern: '\\.{3}', flags: '', message: 'Use an ellipsis', replacement: '…' },
+  { type: 'regex', pattern: '\\b(?:click here|here)\\b', flags: 'i', message: 'Say where the link goes' },
+];
 const rules = [...builtins, ...regexes].map((check, i) => ({
   styleguideId: 'default',
   sectionId: 'rules',
@@ -84,17 +108,20 @@ function text(): string {
   return words.join(random(8) === 0 ? '  ' : ' ') + end;
 }
 
+// Text items by default, as the issue asks; BENCH_SOURCE=components lints components instead.
+const source = process.env.BENCH_SOURCE === 'components' ? 'components' : 'textItems';
 const setupStarted = performance.now();
 await call('POST', 'styleguides/rules', { rules });
 await call('POST', 'styleguides/terms', { terms });
+if (source === 'textItems') await call('POST', 'projects', { projects: [{ name: 'App', developerId: 'app' }] });
 for (let offset = 0; offset < TEXTS; offset += BATCH) {
-  const components = Array.from({ length: Math.min(BATCH, TEXTS - offset) }, (_, k) => ({
-    developerId: `c${offset + k}`,
-    name: `Component ${offset + k}`,
+  const records = Array.from({ length: Math.min(BATCH, TEXTS - offset) }, (_, k) => ({
+    developerId: `t${offset + k}`,
     text: text(),
     characterLimit: (offset + k) % 5 === 0 ? 40 : null,
   }));
-  await call('POST', 'components', { components });
+  if (source === 'textItems') await call('POST', 'textItems', { projectId: 'app', textItems: records });
+  else await call('POST', 'components', { components: records.map((r) => ({ ...r, name: r.developerId })) });
 }
 const setupSeconds = (performance.now() - setupStarted) / 1000;
 
@@ -103,24 +130,21 @@ let findings = 0;
 let results = 0;
 for (let run = 0; run <= RUNS; run += 1) {
   const started = performance.now();
-  const body = (await call('POST', 'styleguides/lint', { filter: { components: {} } })) as Array<{
-    findings: unknown[];
-  }>;
-  const elapsed = performance.now() - started;
+  const bytes = await (await send('POST', 'styleguides/lint', { filter: { [source]: {} } })).arrayBuffer();
+  times.push(performance.now() - started);
+  const body = JSON.parse(Buffer.from(bytes).toString('utf8')) as Array<{ findings: unknown[] }>;
   results = body.length;
   findings = body.reduce((sum, r) => sum + r.findings.length, 0);
-  times.push(elapsed);
 }
-const [first, ...rest] = times as [number, ...number[]];
-const sorted = [...rest].sort((a, b) => a - b);
-const median = sorted[Math.floor(sorted.length / 2)] as number;
+const warm = times.slice(1).sort((a, b) => a - b);
+const median = warm[Math.floor(warm.length / 2)] as number;
 console.log(
-  `database: ${database.dialect}; ${results} texts, 50 rules, 500 wordlist entries; setup ${setupSeconds.toFixed(1)} s`,
+  `database: ${dialect}; ${results} stored ${source}, 50 rules (word regexes: ${wordFlags}), 500 wordlist entries; setup ${setupSeconds.toFixed(1)} s`,
 );
 console.log(`findings per request: ${findings}`);
-console.log(`first request (cold component snapshot): ${first.toFixed(0)} ms`);
+console.log(`first request (cold snapshot of the fetch): ${(times[0] as number).toFixed(0)} ms`);
 console.log(
-  `median of ${rest.length} runs: ${median.toFixed(0)} ms (min ${sorted[0]?.toFixed(0)}, max ${sorted.at(-1)?.toFixed(0)}); target < 2000 ms: ${median < 2000 ? 'PASS' : 'FAIL'}`,
+  `median of ${warm.length} runs: ${median.toFixed(0)} ms (min ${warm[0]?.toFixed(0)}, max ${warm.at(-1)?.toFixed(0)}); target < 2000 ms: ${median < 2000 ? 'PASS' : 'FAIL'}`,
 );
-await app.close();
-await database.close();
+server.kill('SIGTERM');
+await once(server, 'exit');

@@ -22,6 +22,8 @@ import { foldersRoutes } from './modules/folders/folders.routes.js';
 import { basesRoutes } from './modules/projects/bases.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { statusesRoutes } from './modules/statuses/statuses.routes.js';
+import { styleguideEntriesRoutes } from './modules/styleguides/entries.routes.js';
+import { styleguidesRoutes } from './modules/styleguides/styleguides.routes.js';
 import { textItemsRoutes } from './modules/text-items/text-items.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { variablesRoutes } from './modules/variables/variables.routes.js';
@@ -139,6 +141,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(
     async (v2) => {
       await v2.register(statusesRoutes, { services });
+      await v2.register(styleguidesRoutes, { services, limits: config.limits });
+      await v2.register(styleguideEntriesRoutes, { services });
       await v2.register(foldersRoutes, { services });
       await v2.register(componentsRoutes, { services, limits: config.limits });
       await v2.register(usersRoutes, { services });

@@ -6,6 +6,8 @@ import { createComponentsService } from './modules/components/components.service
 import { createFoldersService } from './modules/folders/folders.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
+import { createStyleguidesService } from './modules/styleguides/styleguides.service.js';
+import { createTextItemsService } from './modules/text-items/text-items.service.js';
 import { createVariablesService } from './modules/variables/variables.service.js';
 import { createVariantsService } from './modules/variants/variants.service.js';
 
@@ -19,7 +21,18 @@ export function createServices(db: Kysely<Database>) {
   const projects = createProjectsService({ db });
   const blocks = createBlocksService({ db });
   const components = createComponentsService({ db, statuses, accounts, variants, variables, folders });
-  return { accounts, blocks, components, folders, projects, statuses, variables, variants };
+  const textItems = createTextItemsService({
+    db,
+    statuses,
+    accounts,
+    variants,
+    variables,
+    folders,
+    projects,
+    blocks,
+  });
+  const styleguides = createStyleguidesService({ db, variants, components, textItems });
+  return { accounts, blocks, components, folders, projects, statuses, styleguides, textItems, variables, variants };
 }
 
 export type Services = ReturnType<typeof createServices>;

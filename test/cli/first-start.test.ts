@@ -92,6 +92,11 @@ async function ready(server: Server, base: string): Promise<void> {
   throw new Error(`server did not start:\n${server.output()}`);
 }
 
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+}
+
 async function stop(server: Server): Promise<void> {
   server.child.kill('SIGTERM');
   expect(await server.exited).toEqual({ code: 0, signal: null });
@@ -109,6 +114,8 @@ describe('copydesk serve', { timeout: 90_000 }, () => {
     const base = `http://127.0.0.1:${port}`;
     const server = start(['--port', String(port)]);
     await ready(server, base);
+    // The key is claimed and printed once the port is bound, so it may follow the first answer.
+    await until(() => /API key:\s+cdk_\S+/.test(server.output()));
 
     const [, key] = /API key:\s+(cdk_\S+)/.exec(server.output()) ?? [];
     expect(key, server.output()).toBeDefined();

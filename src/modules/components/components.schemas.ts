@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import type { Limits } from '../../config.js';
-import { DEVELOPER_ID_PATTERN, DeveloperId, Nullable } from '../../http/schemas.js';
+import { DeveloperId, Nullable } from '../../http/schemas.js';
 import { PLURAL_FORMS } from '../texts/plurals.js';
 import { contentSchemas, RichTextQuery } from '../texts/texts.schemas.js';
 
@@ -65,36 +65,12 @@ export function componentSchemas(limits: Limits) {
   );
 
   const ComponentUpdate = Type.Object(
-    {
-      developerId: DeveloperId,
-      text: Type.Optional(c.Text),
-      plurals: Type.Optional(c.Plurals),
-      tags: Type.Optional(c.Tags),
-      status: Type.Optional(c.Status),
-      assignee: Type.Optional(c.Assignee),
-      notes: Type.Optional(c.Notes),
-      characterLimit: Type.Optional(c.CharacterLimit),
-      integrated: Type.Optional(Type.Boolean()),
-      variables: Type.Optional(c.Variables),
-      folderId: Type.Optional(FolderId),
-    },
+    { developerId: DeveloperId, ...c.UpdateFields, folderId: Type.Optional(FolderId) },
     { additionalProperties: false },
   );
 
   const UpdateBody = Type.Object(
-    {
-      updates: Type.Array(ComponentUpdate, { minItems: 1, maxItems: limits.batchItems }),
-      variantId: Type.Optional(
-        Type.String({
-          pattern: DEVELOPER_ID_PATTERN,
-          description: 'Text, plurals, status, assignee, notes and characterLimit change this variant’s values',
-        }),
-      ),
-      forceVariantCreation: Type.Optional(
-        Type.Boolean({ description: 'Create an unknown `variantId`, named after its id' }),
-      ),
-      richText: c.RichTextInput,
-    },
+    { updates: Type.Array(ComponentUpdate, { minItems: 1, maxItems: limits.batchItems }), ...c.UpdateOptions },
     { additionalProperties: false },
   );
 

@@ -1,19 +1,21 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database, Executor, VariantRow } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
 import { now, writeTransaction } from '../../db/transaction.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { FoldersService } from '../folders/folders.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
-import { pluralFormsOf, variantNotFoundMessage, type WriteContext } from '../texts/content.js';
-import { variantValueRow } from '../texts/entities.js';
+import { variantNotFoundMessage } from '../texts/content.js';
+import { loadWriteContext } from '../texts/context.js';
+import { insertPlanned, loadExistingTexts } from '../texts/create.js';
 import { detachInstances } from '../texts/instances.js';
-import { PLURAL_FORMS, splitPluralRecordId } from '../texts/plurals.js';
+import { PLURAL_FORMS } from '../texts/plurals.js';
 import * as repo from '../texts/texts.repository.js';
+import { applyUpdatePlans, targetVariant } from '../texts/update.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
-import { componentRow, type PlannedComponent, planCreate } from './components.create.js';
+import { componentRow, planCreate } from './components.create.js';
 import { createComponentsReader } from './components.list.js';
 import type { CreateComponentsInput, UpdateComponentsInput } from './components.schemas.js';
 import { componentNotFound, planUpdates } from './components.update.js';
@@ -32,22 +34,13 @@ export interface ComponentsDeps {
 export function createComponentsService(deps: ComponentsDeps) {
   const { db } = deps;
 
-  /** The workspace as a write's content rules need it, loaded once per request. */
-  async function writeContext(
+  const writeContext = (
     trx: Executor,
     workspaceId: number,
     userIds: ReadonlyMap<string, number>,
     names: { variants: string[]; variables: string[] },
     richText: boolean,
-  ): Promise<WriteContext> {
-    const [statuses, variants, variables, supSub] = await Promise.all([
-      deps.statuses.keys(trx, workspaceId),
-      deps.variants.resolveVariants(trx, workspaceId, names.variants),
-      deps.variables.resolveVariables(trx, workspaceId, names.variables),
-      richText ? repo.supSubEnabled(trx, workspaceId) : false,
-    ]);
-    return { statuses, userIds, variants, variables, richText: richText ? { supSub } : null };
-  }
+  ) => loadWriteContext(deps, trx, workspaceId, userIds, names, richText);
 
   async function create(workspaceId: number, input: CreateComponentsInput): Promise<string[]> {
     const components = input.components;
@@ -62,35 +55,18 @@ export function createComponentsService(deps: ComponentsDeps) {
         };
         const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
         const tree = await deps.folders.loadFolderTree(trx, workspaceId);
-        const ids = await repo.listDeveloperIds(trx, workspaceId, 'component');
-        const bases = components.flatMap((c) => splitPluralRecordId(c.developerId ?? '')?.base ?? []);
-        const baseEntities = await repo.loadTextsByDeveloperIds(
+        const existing = await loadExistingTexts(
           trx,
           workspaceId,
           'component',
-          bases.filter((id) => ids.has(id)),
+          components.map((c) => c.developerId),
         );
-        const forms = new Map(
-          baseEntities.map((e) => [
-            e.row.developer_id,
-            pluralFormsOf([e.plurals, ...e.variants.map((v) => v.plurals)]),
-          ]),
-        );
-        const plan = planCreate(components, context, tree, { ids, formsOf: (id) => forms.get(id) });
-
+        const plan = planCreate(components, context, tree, existing);
         const at = now();
-        const rowIds = await repo.insertTexts(
+        await insertPlanned(
           trx,
           plan.map((p) => componentRow(workspaceId, p, at)),
-        );
-        const textId = (p: PlannedComponent) => rowIds.get(p.developerId) as number;
-        await repo.insertVariantValues(
-          trx,
-          plan.flatMap((p) => p.variants.map((v) => variantValueRow(textId(p), v))),
-        );
-        await repo.insertTextVariables(
-          trx,
-          plan.flatMap((p) => p.variables.map((variable_id) => ({ text_id: textId(p), variable_id }))),
+          plan,
         );
         return plan.map((p) => p.developerId);
       });
@@ -104,13 +80,7 @@ export function createComponentsService(deps: ComponentsDeps) {
   async function update(workspaceId: number, input: UpdateComponentsInput): Promise<void> {
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
     await writeTransaction(db, workspaceId, async (trx) => {
-      let variant: VariantRow | null = null;
-      if (input.variantId !== undefined) {
-        const found = await deps.variants.resolveVariants(trx, workspaceId, [input.variantId]);
-        variant = found.get(input.variantId) ?? null;
-        if (!variant && !input.forceVariantCreation) throw badRequest(variantNotFoundMessage(input.variantId));
-        variant ??= await deps.variants.createVariantIfMissing(trx, workspaceId, input.variantId);
-      }
+      const variant = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
       const ids = input.updates.map((u) => u.developerId);
       const entities = await repo.loadTextsByDeveloperIds(trx, workspaceId, 'component', ids);
       const names = { variants: [], variables: input.updates.flatMap((u) => u.variables ?? []) };
@@ -128,25 +98,7 @@ export function createComponentsService(deps: ComponentsDeps) {
         (id) => existing.has(id),
       );
 
-      for (const plan of plans) await repo.updateText(trx, workspaceId, plan.entity.row.id, plan.changes);
-      const values = plans.flatMap((p) => (p.variantValue ? [variantValueRow(p.entity.row.id, p.variantValue)] : []));
-      if (variant && values.length > 0) {
-        await repo.deleteVariantValues(
-          trx,
-          values.map((v) => v.text_id),
-          variant.id,
-        );
-        await repo.insertVariantValues(trx, values);
-      }
-      const listed = plans.filter((p) => p.variables !== null);
-      await repo.deleteTextVariables(
-        trx,
-        listed.map((p) => p.entity.row.id),
-      );
-      await repo.insertTextVariables(
-        trx,
-        listed.flatMap((p) => (p.variables ?? []).map((variable_id) => ({ text_id: p.entity.row.id, variable_id }))),
-      );
+      await applyUpdatePlans(trx, workspaceId, plans, variant);
     });
   }
 

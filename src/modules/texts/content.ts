@@ -13,6 +13,8 @@ import { splitPluralRecordId } from './plurals.js';
 export interface PluralInput {
   form: PluralForm;
   text: string;
+  /** A form kept as it is stored (PUT /textItems keeps the forms its upsert does not name). */
+  kept?: StoredPlural;
 }
 
 export interface VariantValueInput {
@@ -86,6 +88,7 @@ export function storedPlurals(
   const stored = plurals.map((plural, i): StoredPlural => {
     if (seen.has(plural.form)) fail(`${path}[${i}].form`, `plural form '${plural.form}' appears more than once`);
     seen.add(plural.form);
+    if (plural.kept) return plural.kept;
     const { text, richText } = storedText(context, plural.text);
     return richText === null ? { form: plural.form, text } : { form: plural.form, text, richText };
   });

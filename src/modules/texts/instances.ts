@@ -5,11 +5,71 @@ import { serializePlurals } from './plurals.js';
 import * as repo from './texts.repository.js';
 
 /**
+ * Linked instances (contract section 6): a text item published to the library, or linked to a
+ * component, reads its text, rich text, plurals and variant text through from the component; its
+ * status, assignee, notes, tags, limits, integrated flag and block stay its own.
+ */
+
+/**
+ * The instance as its records show it: the component's text, rich text and plurals; for each of
+ * the component's variant values, the instance's own value of that variant (status, assignee,
+ * notes, limit) with the component's text, or a copy of the component's value when the instance
+ * has none; instance values of variants the component lacks stay as they are. The component's
+ * listed variables join the instance's, so its placeholders resolve.
+ */
+export function readThrough(instance: TextEntity, component: TextEntity): TextEntity {
+  const own = new Map(instance.variants.map((v) => [v.variantId, v]));
+  for (const value of component.variants) {
+    const mine = own.get(value.variantId);
+    own.set(
+      value.variantId,
+      mine ? { ...mine, text: value.text, richText: value.richText, plurals: value.plurals } : { ...value },
+    );
+  }
+  const variants: VariantValue[] = [...own.values()].sort((a, b) => a.variantId - b.variantId);
+  const variableIds = [...new Set([...instance.variableIds, ...component.variableIds])].sort((a, b) => a - b);
+  return {
+    row: {
+      ...instance.row,
+      text: component.row.text,
+      rich_text: component.row.rich_text,
+      plurals: component.row.plurals,
+    },
+    plurals: component.plurals,
+    tags: instance.tags,
+    variants,
+    variableIds,
+  };
+}
+
+export interface ShownText {
+  /** The text as its records show it (`readThrough` for an instance). */
+  entity: TextEntity;
+  /** The component an instance reads through from. */
+  component?: TextEntity;
+}
+
+/** Text items as their records show them, loading the components of the instances among them. */
+export async function showInstances(
+  db: Executor,
+  workspaceId: number,
+  items: readonly TextEntity[],
+): Promise<ShownText[]> {
+  const componentIds = items.flatMap((e) => e.row.component_id ?? []);
+  if (componentIds.length === 0) return items.map((entity) => ({ entity }));
+  const components = new Map(
+    (await repo.loadTextsByRowIds(db, workspaceId, 'component', componentIds)).map((c) => [c.row.id, c]),
+  );
+  return items.map((item) => {
+    const component = item.row.component_id === null ? undefined : components.get(item.row.component_id);
+    return component ? { entity: readThrough(item, component), component } : { entity: item };
+  });
+}
+
+/**
  * Detaches the linked instances of components that are about to be deleted (contract section 5:
- * "linked instances keep their text and are detached"). An instance reads its text, plurals and
- * variant text through its component, so those are copied into it first; its own status,
- * assignee, notes and limits (base and per variant) stay. The component's listed variables
- * join the instance's, so its placeholders keep resolving.
+ * "linked instances keep their text and are detached"): each keeps exactly what it showed
+ * (`readThrough`), now stored as its own.
  */
 export async function detachInstances(
   db: Executor,
@@ -27,26 +87,17 @@ export async function detachInstances(
   const variantRows = [];
   const variableRows = [];
   for (const instance of instances) {
-    const component = byId.get(instance.row.component_id as number) as TextEntity;
+    const shown = readThrough(instance, byId.get(instance.row.component_id as number) as TextEntity);
     await repo.updateText(db, workspaceId, instance.row.id, {
-      text: component.row.text,
-      rich_text: component.row.rich_text,
-      plurals: serializePlurals(component.plurals),
+      text: shown.row.text,
+      rich_text: shown.row.rich_text,
+      plurals: serializePlurals(shown.plurals),
       component_id: null,
       updated_at: updatedAt,
     });
-    const own = new Map(instance.variants.map((v) => [v.variantId, v]));
-    for (const value of component.variants) {
-      const mine = own.get(value.variantId);
-      const copied: VariantValue = mine
-        ? { ...mine, text: value.text, richText: value.richText, plurals: value.plurals }
-        : { ...value };
-      own.set(value.variantId, copied);
-    }
-    for (const value of own.values()) variantRows.push(variantValueRow(instance.row.id, value));
-    for (const variableId of new Set([...instance.variableIds, ...component.variableIds])) {
+    for (const value of shown.variants) variantRows.push(variantValueRow(instance.row.id, value));
+    for (const variableId of shown.variableIds)
       variableRows.push({ text_id: instance.row.id, variable_id: variableId });
-    }
   }
   const instanceIds = instances.map((i) => i.row.id);
   await repo.deleteVariantValues(db, instanceIds, null);

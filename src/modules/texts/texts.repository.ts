@@ -21,7 +21,7 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
 /** Rows per multi-row insert for a table of `columns` columns. */
 const rowsPerInsert = (columns: number) => Math.max(1, Math.floor(MAX_PARAMETERS / columns));
 
-type TextFilter = { developerIds?: readonly string[]; componentIds?: readonly number[] };
+type TextFilter = { developerIds?: readonly string[]; componentIds?: readonly number[]; rowIds?: readonly number[] };
 
 async function loadWhere(db: Executor, workspaceId: number, kind: TextKind, where: TextFilter): Promise<TextEntity[]> {
   const texts = await db
@@ -31,10 +31,11 @@ async function loadWhere(db: Executor, workspaceId: number, kind: TextKind, wher
     .where('kind', '=', kind)
     .$if(where.developerIds !== undefined, (q) => q.where('developer_id', 'in', where.developerIds as string[]))
     .$if(where.componentIds !== undefined, (q) => q.where('component_id', 'in', where.componentIds as number[]))
+    .$if(where.rowIds !== undefined, (q) => q.where('id', 'in', where.rowIds as number[]))
     .execute();
   if (texts.length === 0) return [];
   // A whole set is joined on the workspace; a handful is looked up by id.
-  const whole = where.developerIds === undefined && where.componentIds === undefined;
+  const whole = where.developerIds === undefined && where.componentIds === undefined && where.rowIds === undefined;
   const textIds = texts.map((t) => t.id);
   const variants = whole
     ? await db
@@ -70,6 +71,20 @@ export async function loadTextsByDeveloperIds(
   const out: TextEntity[] = [];
   for (const part of chunks([...new Set(developerIds)], IDS_PER_QUERY)) {
     out.push(...(await loadWhere(db, workspaceId, kind, { developerIds: part })));
+  }
+  return out;
+}
+
+/** The texts with these row ids (of the kind); the missing ones are simply absent. */
+export async function loadTextsByRowIds(
+  db: Executor,
+  workspaceId: number,
+  kind: TextKind,
+  rowIds: readonly number[],
+): Promise<TextEntity[]> {
+  const out: TextEntity[] = [];
+  for (const part of chunks([...new Set(rowIds)], IDS_PER_QUERY)) {
+    out.push(...(await loadWhere(db, workspaceId, kind, { rowIds: part })));
   }
   return out;
 }

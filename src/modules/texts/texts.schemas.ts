@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
-import { Nullable } from '../../http/schemas.js';
+import { DEVELOPER_ID_PATTERN, Nullable } from '../../http/schemas.js';
 import { PLURAL_FORMS } from './plurals.js';
 
 /**
@@ -48,7 +48,45 @@ export function contentSchemas(limits: Limits) {
       description: 'Every text of the request (plural and variant text included) is parsed as HTML',
     }),
   );
-  return { Text, Notes, Tags, Status, Assignee, CharacterLimit, Variables, Plurals, VariantValue, RichTextInput };
+  /** The content fields of one PATCH update (components and text items), all optional. */
+  const UpdateFields = {
+    text: Type.Optional(Text),
+    plurals: Type.Optional(Plurals),
+    tags: Type.Optional(Tags),
+    status: Type.Optional(Status),
+    assignee: Type.Optional(Assignee),
+    notes: Type.Optional(Notes),
+    characterLimit: Type.Optional(CharacterLimit),
+    integrated: Type.Optional(Type.Boolean()),
+    variables: Type.Optional(Variables),
+  };
+  /** The body-level options of a PATCH (and of the deprecated PUT /textItems). */
+  const UpdateOptions = {
+    variantId: Type.Optional(
+      Type.String({
+        pattern: DEVELOPER_ID_PATTERN,
+        description: 'Text, plurals, status, assignee, notes and characterLimit change this variant’s values',
+      }),
+    ),
+    forceVariantCreation: Type.Optional(
+      Type.Boolean({ description: 'Create an unknown `variantId`, named after its id' }),
+    ),
+    richText: RichTextInput,
+  };
+  return {
+    Text,
+    Notes,
+    Tags,
+    Status,
+    Assignee,
+    CharacterLimit,
+    Variables,
+    Plurals,
+    VariantValue,
+    RichTextInput,
+    UpdateFields,
+    UpdateOptions,
+  };
 }
 
 export const RichTextQuery = Type.Optional(

@@ -1,0 +1,125 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { workspaceOf } from '../../http/auth.js';
+import { DeveloperIds, Success, withErrors } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+import {
+  CreateRulesBody,
+  CreateTermsBody,
+  DeleteRulesBody,
+  DeleteTermsBody,
+  UpdateRulesBody,
+  UpdateTermsBody,
+} from './styleguides.schemas.js';
+
+/** Rules and wordlist terms of the style guides: batch create, update and delete. */
+export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+  const tags = ['styleguides'];
+  const { rules, terms } = services.styleguides;
+
+  app.post(
+    '/styleguides/rules',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'Create rules, all or none',
+        description:
+          'Each rule names its guide and a rules section of it. Without `developerId` a rule gets a slug of its name, unique within its guide.',
+        body: CreateRulesBody,
+        response: withErrors({ 201: DeveloperIds }, 409),
+      },
+    },
+    async (request, reply) => {
+      const developerIds = await rules.create(workspaceOf(request), request.body.rules);
+      return reply.status(201).send({ developerIds });
+    },
+  );
+
+  app.patch(
+    '/styleguides/rules',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'Update rules, all or none: only the fields given change',
+        description: '`sectionId` moves a rule to another rules section of its guide; `check: null` removes its check.',
+        body: UpdateRulesBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await rules.update(workspaceOf(request), request.body.updates);
+      return { success: true as const };
+    },
+  );
+
+  app.delete(
+    '/styleguides/rules',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'Delete rules, all or none',
+        body: DeleteRulesBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await rules.remove(workspaceOf(request), request.body.rules);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/styleguides/terms',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'Create wordlist terms, all or none',
+        description:
+          'Each term names its guide and a wordlist section of it. Without `developerId` a term gets a slug of its preferred term, unique within its guide.',
+        body: CreateTermsBody,
+        response: withErrors({ 201: DeveloperIds }, 409),
+      },
+    },
+    async (request, reply) => {
+      const developerIds = await terms.create(workspaceOf(request), request.body.terms);
+      return reply.status(201).send({ developerIds });
+    },
+  );
+
+  app.patch(
+    '/styleguides/terms',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'Update wordlist terms, all or none: only the fields given change',
+        body: UpdateTermsBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await terms.update(workspaceOf(request), request.body.updates);
+      return { success: true as const };
+    },
+  );
+
+  app.delete(
+    '/styleguides/terms',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'Delete wordlist terms, all or none',
+        body: DeleteTermsBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await terms.remove(workspaceOf(request), request.body.terms);
+      return { success: true as const };
+    },
+  );
+};

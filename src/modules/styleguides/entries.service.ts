@@ -1,0 +1,200 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { Database, Executor } from '../../db/schema.js';
+import { writeTransaction } from '../../db/transaction.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { slugify, uniqueDeveloperId } from '../shared/developer-id.js';
+import * as entries from './entries.repository.js';
+import {
+  type EntryNoun,
+  entryExists,
+  entryNotFound,
+  guideReference,
+  onceEach,
+  sectionReference,
+  validCheck,
+} from './entries.rules.js';
+import type { EntryRef, Located, NewRuleInput, NewTermInput, RuleUpdate, TermUpdate } from './entries.types.js';
+import { type GuideState, indexGuides, storedCheck } from './styleguides.records.js';
+import * as repo from './styleguides.repository.js';
+
+/**
+ * Rules and wordlist terms: batch create, update and delete in the style of the rest of the API.
+ * Their developer IDs are unique within their guide, so every element names its `styleguideId`.
+ */
+type Guides = Map<string, GuideState>;
+
+const entriesOf = (state: GuideState, noun: EntryNoun) => (noun === 'Rule' ? state.rules : state.terms);
+
+function checkTerm(input: { preferred?: string; replaces?: string[] }, field: string): void {
+  if (input.preferred !== undefined && input.preferred.trim() === '')
+    throw badRequest(`${field}.preferred must not be blank`);
+  input.replaces?.forEach((term, k) => {
+    if (term.trim() === '') throw badRequest(`${field}.replaces[${k}] must not be blank`);
+  });
+}
+
+export function createEntriesService(deps: { db: Kysely<Database> }) {
+  const { db } = deps;
+
+  /** One transaction that loads the workspace's guides first; a unique violation is a 409. */
+  async function write<T>(workspaceId: number, work: (trx: Executor, guides: Guides) => Promise<T>): Promise<T> {
+    try {
+      return await writeTransaction(db, workspaceId, async (trx) =>
+        work(trx, indexGuides(await repo.loadGuides(trx, workspaceId))),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('Entry already exists in style guide');
+      throw error;
+    }
+  }
+
+  /** Resolves each create element's guide and section, and hands out developer IDs and positions. */
+  function planCreate<T extends Located & { sectionId: string }>(
+    guides: Guides,
+    inputs: readonly T[],
+    noun: EntryNoun,
+    field: string,
+    slugOf: (input: T) => string,
+  ) {
+    const located = inputs.map((input, i) => {
+      const state = guideReference(guides, input.styleguideId, `${field}[${i}].styleguideId`);
+      const section = sectionReference(state, input.sectionId, noun, `${field}[${i}].sectionId`);
+      if (input.developerId !== undefined && entriesOf(state, noun).some((e) => e.developer_id === input.developerId)) {
+        throw entryExists(noun, input.developerId, input.styleguideId);
+      }
+      return { input, state, section };
+    });
+    const taken = new Map<number, Set<string>>();
+    const positions = new Map<number, number>();
+    for (const { state } of located) {
+      const rows = entriesOf(state, noun);
+      taken.set(state.row.id, new Set(rows.map((r) => r.developer_id)));
+      positions.set(state.row.id, Math.max(-1, ...rows.map((r) => r.position)) + 1);
+    }
+    for (const { input, state } of located) if (input.developerId) taken.get(state.row.id)?.add(input.developerId);
+    return located.map(({ input, state, section }) => {
+      const position = positions.get(state.row.id) as number;
+      positions.set(state.row.id, position + 1);
+      const developerId = input.developerId ?? uniqueDeveloperId(slugOf(input), taken.get(state.row.id) as Set<string>);
+      return { input, developerId, position, styleguide_id: state.row.id, section_id: section.id };
+    });
+  }
+
+  /** The rows a PATCH or DELETE targets: an unknown guide or entry is a 404. */
+  function targets(guides: Guides, refs: readonly EntryRef[], noun: EntryNoun, field: string) {
+    onceEach(refs, field, noun);
+    return refs.map((ref) => {
+      const state = guides.get(ref.styleguideId);
+      if (!state) throw notFound(`Style guide with developer ID ${ref.styleguideId} not found`);
+      const row = entriesOf(state, noun).find((e) => e.developer_id === ref.developerId);
+      if (!row) throw entryNotFound(noun, ref.developerId, ref.styleguideId);
+      return { state, row };
+    });
+  }
+
+  const sectionChange = (state: GuideState, sectionId: string | undefined, noun: EntryNoun, field: string) =>
+    sectionId === undefined ? {} : { section_id: sectionReference(state, sectionId, noun, field).id };
+
+  return {
+    rules: {
+      async create(workspaceId: number, inputs: readonly NewRuleInput[]): Promise<string[]> {
+        onceEach(inputs, 'rules', 'Rule');
+        const checks = inputs.map((input, i) => validCheck(input.check ?? null, `rules[${i}].check`));
+        return write(workspaceId, async (trx, guides) => {
+          const planned = planCreate(guides, inputs, 'Rule', 'rules', (input) => slugify(input.name));
+          await entries.insertRules(
+            trx,
+            planned.map(({ input, developerId, position, styleguide_id, section_id }, i) => ({
+              styleguide_id,
+              section_id,
+              developer_id: developerId,
+              name: input.name,
+              description: input.description ?? '',
+              examples: JSON.stringify(input.examples ?? []),
+              ...storedCheck(checks[i] ?? null),
+              position,
+            })),
+          );
+          return planned.map((p) => p.developerId);
+        });
+      },
+
+      async update(workspaceId: number, updates: readonly RuleUpdate[]): Promise<void> {
+        const checks = updates.map((u, i) =>
+          u.check === undefined ? undefined : validCheck(u.check, `updates[${i}].check`),
+        );
+        await write(workspaceId, async (trx, guides) => {
+          const found = targets(guides, updates, 'Rule', 'updates');
+          const changes = updates.map((u, i) => ({
+            ...sectionChange((found[i] as { state: GuideState }).state, u.sectionId, 'Rule', `updates[${i}].sectionId`),
+            ...(u.name === undefined ? {} : { name: u.name }),
+            ...(u.description === undefined ? {} : { description: u.description }),
+            ...(u.examples === undefined ? {} : { examples: JSON.stringify(u.examples) }),
+            ...(checks[i] === undefined ? {} : storedCheck(checks[i] ?? null)),
+          }));
+          for (const [i, { row }] of found.entries()) await entries.updateRule(trx, row.id, changes[i] ?? {});
+        });
+      },
+
+      remove: (workspaceId: number, refs: readonly EntryRef[]) =>
+        write(workspaceId, async (trx, guides) => {
+          const found = targets(guides, refs, 'Rule', 'rules');
+          await entries.deleteEntries(
+            trx,
+            'styleguide_rules',
+            found.map((f) => f.row.id),
+          );
+        }),
+    },
+
+    terms: {
+      async create(workspaceId: number, inputs: readonly NewTermInput[]): Promise<string[]> {
+        onceEach(inputs, 'terms', 'Term');
+        for (const [i, input] of inputs.entries()) checkTerm(input, `terms[${i}]`);
+        return write(workspaceId, async (trx, guides) => {
+          const planned = planCreate(guides, inputs, 'Term', 'terms', (input) => slugify(input.preferred));
+          await entries.insertTerms(
+            trx,
+            planned.map(({ input, developerId, position, styleguide_id, section_id }) => ({
+              styleguide_id,
+              section_id,
+              developer_id: developerId,
+              preferred: input.preferred,
+              replaces: JSON.stringify(input.replaces ?? []),
+              case_sensitive: input.caseSensitive ? 1 : 0,
+              note: input.note ?? '',
+              position,
+            })),
+          );
+          return planned.map((p) => p.developerId);
+        });
+      },
+
+      async update(workspaceId: number, updates: readonly TermUpdate[]): Promise<void> {
+        for (const [i, u] of updates.entries()) checkTerm(u, `updates[${i}]`);
+        await write(workspaceId, async (trx, guides) => {
+          const found = targets(guides, updates, 'Term', 'updates');
+          const changes = updates.map((u, i) => ({
+            ...sectionChange((found[i] as { state: GuideState }).state, u.sectionId, 'Term', `updates[${i}].sectionId`),
+            ...(u.preferred === undefined ? {} : { preferred: u.preferred }),
+            ...(u.replaces === undefined ? {} : { replaces: JSON.stringify(u.replaces) }),
+            ...(u.caseSensitive === undefined ? {} : { case_sensitive: u.caseSensitive ? 1 : 0 }),
+            ...(u.note === undefined ? {} : { note: u.note }),
+          }));
+          for (const [i, { row }] of found.entries()) await entries.updateTerm(trx, row.id, changes[i] ?? {});
+        });
+      },
+
+      remove: (workspaceId: number, refs: readonly EntryRef[]) =>
+        write(workspaceId, async (trx, guides) => {
+          const found = targets(guides, refs, 'Term', 'terms');
+          await entries.deleteEntries(
+            trx,
+            'styleguide_terms',
+            found.map((f) => f.row.id),
+          );
+        }),
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Limits } from '../../config.js';
+import { principalOf, workspaceOf } from '../../http/auth.js';
+import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+import { LintBody, LintResponse } from './lint.schemas.js';
+import { CreateBody, MAX_BATCH, StyleguideRecord, UpdateBody } from './styleguides.schemas.js';
+
+export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ services: Services; limits: Limits }> = async (
+  app,
+  { services, limits },
+) => {
+  const tags = ['styleguides'];
+
+  app.get(
+    '/styleguides',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'List the style guides with their sections, rules and wordlist terms',
+        response: withErrors({ 200: Type.Array(StyleguideRecord) }),
+      },
+    },
+    (request) => services.styleguides.list(workspaceOf(request)),
+  );
+
+  app.post(
+    '/styleguides',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'Create style guides, all or none',
+        description:
+          'A guide without `sections` gets one rules section `rules` and one wordlist section `wordlist`. `default` is reserved for the built-in guide. Returns the developer IDs in request order.',
+        body: CreateBody,
+        response: withErrors({ 201: DeveloperIds }, 409),
+      },
+    },
+    async (request, reply) => {
+      const developerIds = await services.styleguides.create(workspaceOf(request), request.body.styleguides);
+      return reply.status(201).send({ developerIds });
+    },
+  );
+
+  app.patch(
+    '/styleguides',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'Update one style guide: only the fields given change',
+        description:
+          'On the built-in guide `default` only `enabledByDefault` can change. `variantId` null clears the scope. `sections` replaces the whole list.',
+        body: UpdateBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.styleguides.update(workspaceOf(request), request.body);
+      return { success: true as const };
+    },
+  );
+
+  app.delete(
+    '/styleguides',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'Delete style guides with their rules and terms, all or none',
+        description: 'The built-in guide `default` cannot be deleted.',
+        body: developerIdsBody(MAX_BATCH),
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.styleguides.remove(workspaceOf(request), request.body.developerIds);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/styleguides/lint',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags,
+        summary: 'Check texts, or stored components and text items, against the style guides in effect',
+        description:
+          'A guide is in effect for a text scoped to its variant, or enabled by default and not scoped to another variant. Findings are ordered by position; `start` and `end` count UTF-16 code units. A stored record over its own `characterLimit` gets a `characterLimit` finding.',
+        body: LintBody,
+        response: withErrors({ 200: LintResponse }),
+      },
+    },
+    (request) => services.styleguides.lint(principalOf(request), request.body, limits.filterIds),
+  );
+};

@@ -1,0 +1,214 @@
+import { Type } from 'typebox';
+import { DeveloperId, Nullable } from '../../http/schemas.js';
+import { MAX_PATTERN_LENGTH } from './lint/regex-guard.js';
+import { CHECK_TYPES } from './lint/types.js';
+
+/** Request and response schemas of the style guide routes. */
+
+export const MAX_BATCH = 1000;
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Description = Type.String({ minLength: 1, maxLength: 10_000 });
+const closed = { additionalProperties: false } as const;
+
+export const SectionKind = Type.Enum(['rules', 'wordlist']);
+
+export const SectionInput = Type.Object(
+  {
+    sectionId: DeveloperId,
+    kind: SectionKind,
+    name: Type.Optional(Name),
+  },
+  closed,
+);
+
+const Sections = Type.Array(SectionInput, {
+  maxItems: 100,
+  description:
+    'The full list of sections, in order: each `sectionId` once, at least one `rules` and one `wordlist` section. Entries of a section that goes (or changes kind) move to the first remaining section of their kind.',
+});
+
+/** Developer ID of a variant with a locale code that the guide applies to; null for none. */
+const VariantScope = Nullable(DeveloperId);
+
+export const Check = Type.Object(
+  {
+    type: Type.Enum([...CHECK_TYPES]),
+    limit: Type.Optional(Type.Integer({ minimum: 1, description: 'character_limit: the most characters allowed' })),
+    pattern: Type.Optional(
+      Type.String({ minLength: 1, maxLength: MAX_PATTERN_LENGTH, description: 'regex: the pattern' }),
+    ),
+    flags: Type.Optional(Type.String({ maxLength: 4, description: 'regex: any of i, m, s, u' })),
+    replacement: Type.Optional(
+      Type.String({ maxLength: 1000, description: 'regex: the suggestion; `$1`, `$<name>`, `$&` refer to the match' }),
+    ),
+    message: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1000, description: 'The finding message; required for regex' }),
+    ),
+  },
+  { ...closed, description: 'A machine check. Regexes that could backtrack catastrophically are rejected.' },
+);
+
+export const Example = Type.Object(
+  { before: Type.String({ maxLength: 10_000 }), after: Type.String({ maxLength: 10_000 }) },
+  closed,
+);
+const Examples = Type.Array(Example, { maxItems: 100 });
+
+export const Term = Type.String({ minLength: 1, maxLength: 200 });
+const Replaces = Type.Array(Term, { maxItems: 100, description: 'The terms the preferred term replaces' });
+const Note = Type.String({ maxLength: 10_000 });
+
+export const StyleguideRecord = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  enabledByDefault: Type.Boolean(),
+  variantId: Nullable(Type.String()),
+  sections: Type.Array(Type.Object({ sectionId: Type.String(), kind: SectionKind, name: Type.String() })),
+  rules: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      sectionId: Type.String(),
+      name: Type.String(),
+      description: Type.String(),
+      examples: Type.Array(Type.Object({ before: Type.String(), after: Type.String() })),
+      check: Nullable(Check),
+    }),
+  ),
+  terms: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      sectionId: Type.String(),
+      preferred: Type.String(),
+      replaces: Type.Array(Type.String()),
+      caseSensitive: Type.Boolean(),
+      note: Type.String(),
+    }),
+  ),
+});
+
+export const CreateBody = Type.Object(
+  {
+    styleguides: Type.Array(
+      Type.Object(
+        {
+          name: Name,
+          developerId: Type.Optional(DeveloperId),
+          description: Type.Optional(Type.String({ maxLength: 10_000 })),
+          enabledByDefault: Type.Optional(Type.Boolean()),
+          variantId: Type.Optional(VariantScope),
+          sections: Type.Optional(Sections),
+        },
+        closed,
+      ),
+      { minItems: 1, maxItems: MAX_BATCH },
+    ),
+  },
+  closed,
+);
+
+export const UpdateBody = Type.Object(
+  {
+    developerId: DeveloperId,
+    name: Type.Optional(Name),
+    description: Type.Optional(Description),
+    enabledByDefault: Type.Optional(Type.Boolean({ description: 'Enabled by default for all projects' })),
+    variantId: Type.Optional(VariantScope),
+    sections: Type.Optional(Sections),
+  },
+  closed,
+);
+
+const Located = { styleguideId: DeveloperId };
+
+export const CreateRulesBody = Type.Object(
+  {
+    rules: Type.Array(
+      Type.Object(
+        {
+          ...Located,
+          sectionId: DeveloperId,
+          developerId: Type.Optional(DeveloperId),
+          name: Name,
+          description: Type.Optional(Type.String({ maxLength: 10_000 })),
+          examples: Type.Optional(Examples),
+          check: Type.Optional(Nullable(Check)),
+        },
+        closed,
+      ),
+      { minItems: 1, maxItems: MAX_BATCH },
+    ),
+  },
+  closed,
+);
+
+export const UpdateRulesBody = Type.Object(
+  {
+    updates: Type.Array(
+      Type.Object(
+        {
+          ...Located,
+          developerId: DeveloperId,
+          sectionId: Type.Optional(DeveloperId),
+          name: Type.Optional(Name),
+          description: Type.Optional(Type.String({ maxLength: 10_000 })),
+          examples: Type.Optional(Examples),
+          check: Type.Optional(Nullable(Check)),
+        },
+        closed,
+      ),
+      { minItems: 1, maxItems: MAX_BATCH },
+    ),
+  },
+  closed,
+);
+
+export const CreateTermsBody = Type.Object(
+  {
+    terms: Type.Array(
+      Type.Object(
+        {
+          ...Located,
+          sectionId: DeveloperId,
+          developerId: Type.Optional(DeveloperId),
+          preferred: Term,
+          replaces: Type.Optional(Replaces),
+          caseSensitive: Type.Optional(Type.Boolean({ description: 'Default false' })),
+          note: Type.Optional(Note),
+        },
+        closed,
+      ),
+      { minItems: 1, maxItems: MAX_BATCH },
+    ),
+  },
+  closed,
+);
+
+export const UpdateTermsBody = Type.Object(
+  {
+    updates: Type.Array(
+      Type.Object(
+        {
+          ...Located,
+          developerId: DeveloperId,
+          sectionId: Type.Optional(DeveloperId),
+          preferred: Type.Optional(Term),
+          replaces: Type.Optional(Replaces),
+          caseSensitive: Type.Optional(Type.Boolean()),
+          note: Type.Optional(Note),
+        },
+        closed,
+      ),
+      { minItems: 1, maxItems: MAX_BATCH },
+    ),
+  },
+  closed,
+);
+
+/** DELETE bodies of rules and terms: entry developer IDs are unique within their guide only. */
+const EntryRefs = Type.Array(Type.Object({ ...Located, developerId: DeveloperId }, closed), {
+  minItems: 1,
+  maxItems: MAX_BATCH,
+});
+export const DeleteRulesBody = Type.Object({ rules: EntryRefs }, closed);
+export const DeleteTermsBody = Type.Object({ terms: EntryRefs }, closed);

@@ -1,0 +1,200 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { Database, Executor } from '../../db/schema.js';
+import { now, writeTransaction } from '../../db/transaction.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { slugify, uniqueDeveloperId } from '../shared/developer-id.js';
+import type { VariantsService } from '../variants/variants.service.js';
+import { createEntriesService } from './entries.service.js';
+import { createLintService, type LintDeps } from './lint.service.js';
+import { indexGuides, type StyleguideRecord, toStyleguideRecord } from './styleguides.records.js';
+import * as repo from './styleguides.repository.js';
+import {
+  checkSections,
+  DEFAULT_SECTIONS,
+  defaultSectionName,
+  planSections,
+  type SectionInput,
+} from './styleguides.sections.js';
+
+export const BUILTIN_ID = 'default';
+
+export const styleguideNotFound = (developerId: string) =>
+  notFound(`Style guide with developer ID ${developerId} not found`);
+
+export interface NewStyleguideInput {
+  name: string;
+  developerId?: string;
+  description?: string;
+  enabledByDefault?: boolean;
+  variantId?: string | null;
+  sections?: SectionInput[];
+}
+
+export interface StyleguideUpdate {
+  developerId: string;
+  name?: string;
+  description?: string;
+  enabledByDefault?: boolean;
+  variantId?: string | null;
+  sections?: SectionInput[];
+}
+
+export interface StyleguidesDeps extends LintDeps {
+  db: Kysely<Database>;
+  variants: Pick<VariantsService, 'resolveVariants'>;
+}
+
+export function createStyleguidesService(deps: StyleguidesDeps) {
+  const { db } = deps;
+
+  /** The row id of the variant a guide is scoped to; only variants with a locale code can scope one. */
+  async function scopeVariant(executor: Executor, workspaceId: number, variantId: string | null, field: string) {
+    if (variantId === null) return null;
+    const row = (await deps.variants.resolveVariants(executor, workspaceId, [variantId])).get(variantId);
+    if (!row) throw badRequest(`${field}: Variant with id ${variantId} not found`);
+    if (row.locale_code === null) {
+      throw badRequest(
+        `${field}: variant ${variantId} has no locale code; only variants with a locale code can scope a style guide`,
+      );
+    }
+    return row.id;
+  }
+
+  return {
+    async list(workspaceId: number): Promise<StyleguideRecord[]> {
+      return [...indexGuides(await repo.loadGuides(db, workspaceId)).values()].map(toStyleguideRecord);
+    },
+
+    /** Creates the guides in order and answers their developer IDs, generated ones included. */
+    async create(workspaceId: number, inputs: readonly NewStyleguideInput[]): Promise<string[]> {
+      const explicit = new Set<string>();
+      inputs.forEach((input, i) => {
+        const id = input.developerId;
+        if (input.sections) checkSections(input.sections, `styleguides[${i}].sections`);
+        if (id === undefined) return;
+        if (id === BUILTIN_ID) {
+          throw badRequest(`styleguides[${i}].developerId: '${BUILTIN_ID}' is reserved for the built-in style guide`);
+        }
+        if (explicit.has(id))
+          throw badRequest(`styleguides[${i}].developerId: '${id}' appears more than once in this request`);
+        explicit.add(id);
+      });
+      try {
+        return await writeTransaction(db, workspaceId, async (trx) => {
+          const existing = indexGuides(await repo.loadGuides(trx, workspaceId));
+          for (const id of explicit) {
+            if (existing.has(id)) throw conflict(`Style guide with developer ID ${id} already exists in workspace`);
+          }
+          const variantRowIds: (number | null)[] = [];
+          for (const [i, input] of inputs.entries()) {
+            variantRowIds.push(
+              await scopeVariant(trx, workspaceId, input.variantId ?? null, `styleguides[${i}].variantId`),
+            );
+          }
+          const taken = new Set([...existing.keys(), ...explicit, BUILTIN_ID]);
+          const developerIds = inputs.map(
+            (input) => input.developerId ?? uniqueDeveloperId(slugify(input.name), taken),
+          );
+          const createdAt = now();
+          for (const [i, input] of inputs.entries()) {
+            const id = await repo.insertGuide(trx, workspaceId, {
+              developer_id: developerIds[i] as string,
+              name: input.name,
+              description: input.description ?? '',
+              enabled_by_default: input.enabledByDefault ? 1 : 0,
+              variant_id: variantRowIds[i] ?? null,
+              created_at: createdAt,
+            });
+            await repo.insertSections(
+              trx,
+              (input.sections ?? DEFAULT_SECTIONS).map((s, position) => ({
+                styleguide_id: id,
+                section_id: s.sectionId,
+                kind: s.kind,
+                name: s.name ?? defaultSectionName(s.kind),
+                position,
+              })),
+            );
+          }
+          return developerIds;
+        });
+      } catch (error) {
+        if (isUniqueViolation(error)) throw conflict('Style guide already exists in workspace');
+        throw error;
+      }
+    },
+
+    /** PATCH /styleguides: one guide, only the fields given change. */
+    async update(workspaceId: number, input: StyleguideUpdate): Promise<void> {
+      if (input.developerId === BUILTIN_ID) {
+        const field = (['name', 'description', 'variantId', 'sections'] as const).find((f) => input[f] !== undefined);
+        if (field) {
+          throw badRequest(
+            `${field}: only enabledByDefault can be updated on the built-in style guide '${BUILTIN_ID}'`,
+          );
+        }
+      }
+      await writeTransaction(db, workspaceId, async (trx) => {
+        const state = indexGuides(await repo.loadGuides(trx, workspaceId)).get(input.developerId);
+        if (!state) throw styleguideNotFound(input.developerId);
+        if (input.sections) checkSections(input.sections, 'sections');
+        const variantRowId =
+          input.variantId === undefined
+            ? undefined
+            : await scopeVariant(trx, workspaceId, input.variantId, 'variantId');
+        await repo.updateGuide(trx, workspaceId, state.row.id, {
+          ...(input.name === undefined ? {} : { name: input.name }),
+          ...(input.description === undefined ? {} : { description: input.description }),
+          ...(input.enabledByDefault === undefined ? {} : { enabled_by_default: input.enabledByDefault ? 1 : 0 }),
+          ...(variantRowId === undefined ? {} : { variant_id: variantRowId }),
+        });
+        if (input.sections) await replaceSections(trx, state.row.id, state.sections, input.sections);
+      });
+    },
+
+    /** The built-in guide stays; the others go with their sections, rules and terms. */
+    async remove(workspaceId: number, developerIds: readonly string[]): Promise<void> {
+      const builtin = developerIds.indexOf(BUILTIN_ID);
+      if (builtin >= 0) {
+        throw badRequest(`developerIds[${builtin}]: the built-in style guide '${BUILTIN_ID}' cannot be deleted`);
+      }
+      await writeTransaction(db, workspaceId, async (trx) => {
+        const existing = indexGuides(await repo.loadGuides(trx, workspaceId));
+        const missing = developerIds.find((id) => !existing.has(id));
+        if (missing !== undefined) throw styleguideNotFound(missing);
+        const rowIds = [...new Set(developerIds)].map((id) => existing.get(id)?.row.id as number);
+        await repo.deleteGuides(trx, workspaceId, rowIds);
+      });
+    },
+
+    ...createEntriesService({ db }),
+    lint: createLintService(deps),
+  };
+}
+
+async function replaceSections(
+  trx: Executor,
+  styleguideId: number,
+  existing: repo.SectionRow[],
+  sections: readonly SectionInput[],
+): Promise<void> {
+  const plan = planSections(existing, sections);
+  for (const { row, kind, name, position } of plan.kept)
+    await repo.updateSection(trx, row.id, { kind, name, position });
+  const added = await repo.insertSections(
+    trx,
+    plan.added.map((s) => ({ ...s, styleguide_id: styleguideId })),
+  );
+  const rowIdOf = new Map([...existing, ...added].map((row) => [row.section_id, row.id]));
+  const { rules, wordlist } = plan.moves;
+  await repo.moveEntries(trx, 'styleguide_rules', styleguideId, rules.from, rowIdOf.get(rules.to) as number);
+  await repo.moveEntries(trx, 'styleguide_terms', styleguideId, wordlist.from, rowIdOf.get(wordlist.to) as number);
+  await repo.deleteSections(
+    trx,
+    styleguideId,
+    plan.removed.map((row) => row.id),
+  );
+}
+
+export type StyleguidesService = ReturnType<typeof createStyleguidesService>;

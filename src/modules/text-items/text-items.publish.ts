@@ -1,0 +1,85 @@
+import type { Executor } from '../../db/schema.js';
+import { now } from '../../db/transaction.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { FolderTree } from '../folders/folders.service.js';
+import { folderNotFound } from '../folders/folders.service.js';
+import { pluralCollision, pluralFormsOf } from '../texts/content.js';
+import { contentRow, insertPlanned, loadExistingTexts, type PlannedContent } from '../texts/create.js';
+import type { TextEntity } from '../texts/entities.js';
+import * as texts from '../texts/texts.repository.js';
+import { componentDeveloperIds } from './text-items.repository.js';
+import type { PublishInput } from './text-items.schemas.js';
+
+/**
+ * POST /components/publish, the state change of the API description: a text item that is not a
+ * library instance becomes the first linked instance of a new component that keeps its developer
+ * ID and carries over its content. Checks in order: the item exists (404), it is not an instance
+ * (400), the folder exists (400), no component has its id (409), no plural-record collision (400).
+ */
+export async function publishTextItem(
+  trx: Executor,
+  workspaceId: number,
+  input: PublishInput,
+  loadFolderTree: (trx: Executor, workspaceId: number) => Promise<FolderTree>,
+): Promise<string> {
+  const id = input.textItemId;
+  const [item] = await texts.loadTextsByDeveloperIds(trx, workspaceId, 'text_item', [id]);
+  if (!item) throw notFound(`1 text item with developer ID ${id} not found`);
+  if (item.row.component_id !== null) {
+    const component = (await componentDeveloperIds(trx, workspaceId, [item.row.component_id])).get(
+      item.row.component_id,
+    );
+    throw badRequest(`textItemId: text item ${id} is already a linked instance of component ${component}`);
+  }
+  let folderId: number | null = null;
+  if (input.folderId !== undefined && input.folderId !== null && input.folderId !== 'root') {
+    const folder = (await loadFolderTree(trx, workspaceId)).byDeveloperId(input.folderId);
+    if (!folder) throw badRequest(`folderId: ${folderNotFound(input.folderId)}`);
+    folderId = folder.id;
+  }
+  const existing = await loadExistingTexts(trx, workspaceId, 'component', [id]);
+  if (existing.ids.has(id)) throw conflict(`Component with developer ID ${id} already exists in workspace`);
+  const forms = pluralFormsOf([item.plurals, ...item.variants.map((v) => v.plurals)]);
+  const collision = pluralCollision(id, forms, (other) => existing.ids.has(other), existing.formsOf);
+  if (collision) throw badRequest(`textItemId: ${collision}`);
+
+  const planned = carriedOver(item);
+  const at = now();
+  const row = contentRow(
+    workspaceId,
+    'component',
+    planned,
+    {
+      name: input.name ?? id,
+      folder_id: folderId,
+      project_id: null,
+      block_id: null,
+      base_text_item_id: null,
+      component_id: null,
+      position: 0,
+    },
+    at,
+  );
+  const rowIds = await insertPlanned(trx, [row], [planned]);
+  await texts.updateText(trx, workspaceId, item.row.id, { component_id: rowIds.get(id) as number, updated_at: at });
+  return id;
+}
+
+/** Everything of the item that a component has: content, variant values, listed variables. */
+function carriedOver(item: TextEntity): PlannedContent {
+  const { row } = item;
+  return {
+    developerId: row.developer_id,
+    text: row.text,
+    richText: row.rich_text,
+    plurals: item.plurals,
+    notes: row.notes,
+    tags: item.tags,
+    status: row.status,
+    assigneeId: row.assignee_id,
+    characterLimit: row.character_limit,
+    integrated: row.integrated === 1,
+    variables: item.variableIds,
+    variants: item.variants,
+  };
+}

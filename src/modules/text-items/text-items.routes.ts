@@ -1,0 +1,140 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Limits } from '../../config.js';
+import { principalOf, workspaceOf } from '../../http/auth.js';
+import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+import { ListQuery, PublishBody, TextItemRecord, textItemSchemas } from './text-items.schemas.js';
+
+/** RFC 9745 `Deprecation` (the boolean form of the draft clients know) and where to go instead. */
+const DEPRECATION_HEADERS = {
+  deprecation: 'true',
+  link: '</docs#/textItems/patchTextItems>; rel="deprecation"; type="text/html", </v2/textItems>; rel="successor-version"',
+};
+
+export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; limits: Limits }> = async (
+  app,
+  { services, limits },
+) => {
+  const { CreateBody, UpdateBody, PutBody } = textItemSchemas(limits);
+
+  app.get(
+    '/textItems',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['textItems'],
+        summary: 'List text items: one record per base text, variant value and plural form',
+        description:
+          'Without `projects` or `bases` in the filter: every project and no base items. `statuses` and `assignee` filter project items only. Linked instances show their component’s text, plurals and variant text.',
+        querystring: ListQuery,
+        response: withErrors({ 200: Type.Array(TextItemRecord) }),
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, revision } = principalOf(request);
+      const body = await services.textItems.list(workspaceId, revision, request.query, limits.filterIds);
+      // Already serialised: the response schema documents the shape, the bytes are written directly.
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
+  );
+
+  app.post(
+    '/textItems',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['textItems'],
+        summary: 'Create text items in a project or a base, all or none',
+        description:
+          'Give exactly one of `projectId` and `baseId`. An item without `developerId` gets a slug of the first words of its text, with `-2`, `-3`... on collision. New items go to the end of the project order.',
+        body: CreateBody,
+        response: withErrors({ 201: DeveloperIds }, 409),
+      },
+    },
+    async (request, reply) => {
+      const developerIds = await services.textItems.create(workspaceOf(request), request.body);
+      return reply.status(201).send({ developerIds });
+    },
+  );
+
+  app.patch(
+    '/textItems',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        operationId: 'patchTextItems',
+        tags: ['textItems'],
+        summary: 'Update text items, all or none; only provided fields change',
+        description:
+          'As PATCH /components, with `blockId` (null: out of its block) instead of `folderId`. The text and plurals of a linked instance are its component’s: change them on the component.',
+        body: UpdateBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.textItems.update(workspaceOf(request), request.body);
+      return { success: true as const };
+    },
+  );
+
+  app.put(
+    '/textItems',
+    {
+      config: { auth: 'v2' },
+      onRequest: async (_request, reply) => {
+        reply.headers(DEPRECATION_HEADERS);
+      },
+      schema: {
+        deprecated: true,
+        tags: ['textItems'],
+        summary: 'Deprecated: update text items (use PATCH /textItems)',
+        description:
+          'Tags replace, a null assignee removes, `plurals: { upsert, remove }` keeps the forms it does not name. Answers carry a `Deprecation` header.',
+        body: PutBody,
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.textItems.put(workspaceOf(request), request.body);
+      return { success: true as const };
+    },
+  );
+
+  app.delete(
+    '/textItems',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['textItems'],
+        summary: 'Delete text items, all or none',
+        description: 'Items deriving from a deleted base item keep their text and lose `baseTextItemId`.',
+        body: developerIdsBody(limits.batchItems),
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await services.textItems.remove(workspaceOf(request), request.body.developerIds);
+      return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/components/publish',
+    {
+      config: { auth: 'v2' },
+      schema: {
+        tags: ['components'],
+        summary: 'Publish a text item to the library',
+        description:
+          'The text item becomes the first linked instance of a new component with its developer ID, text, variables, variants, plurals and other fields. `name` defaults to the developer ID; `folderId` to the library root.',
+        body: PublishBody,
+        response: withErrors({ 201: Type.Object({ developerId: Type.String() }) }, 404, 409),
+      },
+    },
+    async (request, reply) => {
+      const developerId = await services.textItems.publish(workspaceOf(request), request.body);
+      return reply.status(201).send({ developerId });
+    },
+  );
+};

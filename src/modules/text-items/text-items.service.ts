@@ -1,0 +1,216 @@
+import type { Kysely } from 'kysely';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { Database, Executor, VariantRow } from '../../db/schema.js';
+import { now, writeTransaction } from '../../db/transaction.js';
+import { badRequest, conflict } from '../../http/errors.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import type { BlocksService } from '../blocks/blocks.service.js';
+import type { FoldersService } from '../folders/folders.service.js';
+import { baseNotFound, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
+import type { StatusesService } from '../statuses/statuses.service.js';
+import { variantNotFoundMessage, type WriteContext } from '../texts/content.js';
+import { loadWriteContext } from '../texts/context.js';
+import { insertPlanned, loadExistingTexts } from '../texts/create.js';
+import { showInstances } from '../texts/instances.js';
+import { PLURAL_FORMS } from '../texts/plurals.js';
+import * as texts from '../texts/texts.repository.js';
+import { applyUpdatePlans, targetVariant, type UpdatePlan } from '../texts/update.js';
+import type { VariablesService } from '../variables/variables.service.js';
+import type { VariantsService } from '../variants/variants.service.js';
+import { type CreateTarget, planCreate, textItemRow } from './text-items.create.js';
+import { createTextItemsReader } from './text-items.list.js';
+import { publishTextItem } from './text-items.publish.js';
+import * as repo from './text-items.repository.js';
+import type {
+  CreateTextItemsInput,
+  PublishInput,
+  PutTextItemsInput,
+  UpdateTextItemsInput,
+} from './text-items.schemas.js';
+import { planTextItemUpdates, textItemNotFound, translatePut, type UpdateTargets } from './text-items.update.js';
+
+export interface TextItemsDeps {
+  db: Kysely<Database>;
+  statuses: Pick<StatusesService, 'keys'>;
+  accounts: Pick<AccountsService, 'userIdsByEmail'>;
+  variants: Pick<VariantsService, 'listVariants' | 'resolveVariants' | 'createVariantIfMissing'>;
+  variables: Pick<VariablesService, 'listVariables' | 'resolveVariables'>;
+  folders: Pick<FoldersService, 'loadFolderTree'>;
+  projects: Pick<ProjectsService, 'listProjectRefs' | 'resolveProjects' | 'resolveBases'>;
+  blocks: Pick<BlocksService, 'loadBlocks' | 'resolveBlocks' | 'nextItemPosition'>;
+}
+
+const distinct = (developerIds: readonly string[]) => {
+  const seen = new Set<string>();
+  developerIds.forEach((id, index) => {
+    if (seen.has(id)) throw badRequest(`developerIds[${index}]: duplicate developer ID '${id}'`);
+    seen.add(id);
+  });
+};
+
+export function createTextItemsService(deps: TextItemsDeps) {
+  const { db } = deps;
+
+  /** `projectId` or `baseId` of a POST, with the blocks and base items its elements may name. */
+  async function createTarget(trx: Executor, workspaceId: number, input: CreateTextItemsInput): Promise<CreateTarget> {
+    const { projectId, baseId } = input;
+    if (projectId !== undefined && baseId !== undefined) throw badRequest('Give either projectId or baseId, not both');
+    if (projectId === undefined && baseId === undefined) throw badRequest('projectId or baseId is required');
+    const container =
+      projectId !== undefined
+        ? (await deps.projects.resolveProjects(trx, workspaceId, [projectId])).get(projectId)
+        : (await deps.projects.resolveBases(trx, workspaceId, [baseId as string])).get(baseId as string);
+    if (!container) {
+      throw badRequest(
+        projectId !== undefined
+          ? `projectId: ${projectNotFound(projectId)}`
+          : `baseId: ${baseNotFound(baseId as string)}`,
+      );
+    }
+    const items = input.textItems;
+    const blockIds = items.flatMap((i) => i.blockId ?? []);
+    const blocks =
+      blockIds.length > 0 ? await deps.blocks.resolveBlocks(trx, workspaceId, container.id, blockIds) : new Map();
+    const refs = await deps.projects.listProjectRefs(trx, workspaceId);
+    const base = container.baseId === null ? null : (refs.find((r) => r.id === container.baseId) ?? null);
+    const derived = items.flatMap((i) => i.baseTextItemId ?? []);
+    const baseItems =
+      base && derived.length > 0 ? await repo.itemsOfContainer(trx, workspaceId, base.id, derived) : new Map();
+    return { container, base, blocks, baseItems };
+  }
+
+  async function create(workspaceId: number, input: CreateTextItemsInput): Promise<string[]> {
+    const items = input.textItems;
+    if (items.length === 0) {
+      // Nothing to write, but the container is still checked.
+      await createTarget(db, workspaceId, input);
+      return [];
+    }
+    // Outside the transaction: the accounts service reads on its own connection.
+    const userIds = await deps.accounts.userIdsByEmail(workspaceId);
+    try {
+      return await writeTransaction(db, workspaceId, async (trx) => {
+        const target = await createTarget(trx, workspaceId, input);
+        const names = {
+          variants: items.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
+          variables: items.flatMap((c) => c.variables ?? []),
+        };
+        const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
+        const existing = await loadExistingTexts(
+          trx,
+          workspaceId,
+          'text_item',
+          items.map((i) => i.developerId),
+        );
+        const plan = planCreate(items, context, target, existing);
+        const position = await deps.blocks.nextItemPosition(trx, workspaceId, target.container.id);
+        const at = now();
+        const rows = plan.map((p, i) => textItemRow(workspaceId, target.container.id, p, position + i, at));
+        await insertPlanned(trx, rows, plan);
+        return plan.map((p) => p.developerId);
+      });
+    } catch (error) {
+      // Writers to one workspace queue on its row, so this is only a safety net.
+      if (isUniqueViolation(error)) throw conflict('Text item already exists in workspace');
+      throw error;
+    }
+  }
+
+  /** PATCH and the translated PUT: one transaction, every update checked before the first write. */
+  async function applyUpdates(
+    workspaceId: number,
+    input: { variantId?: string; forceVariantCreation?: boolean; richText?: 'html' },
+    developerIds: readonly string[],
+    variables: readonly string[],
+    moves: boolean,
+    plan: (variant: VariantRow | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
+  ): Promise<void> {
+    const userIds = await deps.accounts.userIdsByEmail(workspaceId);
+    await writeTransaction(db, workspaceId, async (trx) => {
+      const variant = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
+      const items = await texts.loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
+      // An instance as it shows: a variant value it gains starts from the text it shows.
+      const entities = await showInstances(trx, workspaceId, items);
+      const names = { variants: [], variables };
+      const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
+      const projectIds = [...new Set(entities.map(({ entity }) => entity.row.project_id as number))];
+      const blocks = await deps.blocks.loadBlocks(trx, workspaceId, projectIds);
+      const byKey = new Map([...blocks.values()].map((b) => [`${b.projectId}:${b.developerId}`, b]));
+      const pluralIds = developerIds.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
+      const existing = await texts.existingDeveloperIds(trx, workspaceId, 'text_item', pluralIds);
+      const positions = new Map<number, number>();
+      if (moves) {
+        for (const projectId of projectIds) {
+          positions.set(projectId, await deps.blocks.nextItemPosition(trx, workspaceId, projectId));
+        }
+      }
+      const plans = plan(variant, context, {
+        entities: new Map(entities.map(({ entity }) => [entity.row.developer_id, entity])),
+        blockOf: (projectId, developerId) => byKey.get(`${projectId}:${developerId}`),
+        componentIds: new Map(
+          entities.flatMap(({ component }) => (component ? [[component.row.id, component.row.developer_id]] : [])),
+        ),
+        exists: (id) => existing.has(id),
+        takePosition: (projectId) => {
+          const position = positions.get(projectId) ?? 0;
+          positions.set(projectId, position + 1);
+          return position;
+        },
+      });
+      await applyUpdatePlans(trx, workspaceId, plans, variant);
+    });
+  }
+
+  const update = (workspaceId: number, input: UpdateTextItemsInput) =>
+    applyUpdates(
+      workspaceId,
+      input,
+      input.updates.map((u) => u.developerId),
+      input.updates.flatMap((u) => u.variables ?? []),
+      input.updates.some((u) => u.blockId !== undefined),
+      (variant, context, targets) => planTextItemUpdates(input.updates, variant, context, targets),
+    );
+
+  /** The deprecated PUT: its updates become PATCH updates, its plural operations whole lists. */
+  const put = (workspaceId: number, input: PutTextItemsInput) =>
+    applyUpdates(
+      workspaceId,
+      input,
+      input.updates.map((u) => u.developerId),
+      [],
+      false,
+      (variant, context, targets) => {
+        const { updates, deferred } = translatePut(input.updates, targets.entities, variant, context);
+        return planTextItemUpdates(updates, variant, context, targets, deferred);
+      },
+    );
+
+  /** Deletes text items, all or none; items deriving from a deleted base item lose the link. */
+  async function remove(workspaceId: number, developerIds: readonly string[]): Promise<void> {
+    distinct(developerIds);
+    await writeTransaction(db, workspaceId, async (trx) => {
+      const entities = await texts.loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
+      const found = new Set(entities.map((e) => e.row.developer_id));
+      const missing = developerIds.find((id) => !found.has(id));
+      if (missing !== undefined) throw textItemNotFound(missing);
+      const ids = entities.map((e) => e.row.id);
+      await repo.clearDerivations(trx, workspaceId, ids);
+      await texts.deleteTexts(trx, workspaceId, ids);
+    });
+  }
+
+  async function publish(workspaceId: number, input: PublishInput): Promise<string> {
+    try {
+      return await writeTransaction(db, workspaceId, (trx) =>
+        publishTextItem(trx, workspaceId, input, deps.folders.loadFolderTree),
+      );
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('Component already exists in workspace');
+      throw error;
+    }
+  }
+
+  return { list: createTextItemsReader(deps), create, update, put, remove, publish };
+}
+
+export type TextItemsService = ReturnType<typeof createTextItemsService>;

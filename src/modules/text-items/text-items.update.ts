@@ -1,0 +1,148 @@
+import type { PluralForm, VariantRow } from '../../db/schema.js';
+import { type AppError, badRequest, notFound } from '../../http/errors.js';
+import type { BlockRef } from '../blocks/blocks.service.js';
+import { type PluralInput, storedText, type WriteContext } from '../texts/content.js';
+import type { TextEntity } from '../texts/entities.js';
+import type { TextChanges } from '../texts/texts.repository.js';
+import { type ContentUpdateInput, planUpdates, type UpdatePlan } from '../texts/update.js';
+import type { PutTextItemInput } from './text-items.schemas.js';
+
+export const textItemNotFound = (developerId: string) =>
+  notFound(`Text item with developer ID ${developerId} not found`);
+
+export interface TextItemUpdate extends ContentUpdateInput {
+  blockId?: string | null;
+}
+
+/** What the updates of one PATCH or PUT are checked against, loaded by the service. */
+export interface UpdateTargets {
+  entities: ReadonlyMap<string, TextEntity>;
+  /** A block of the project (row id) by developer ID. */
+  blockOf: (projectId: number, developerId: string) => BlockRef | undefined;
+  /** Component developer ID by row id, for the items that are linked instances. */
+  componentIds: ReadonlyMap<number, string>;
+  /** Whether a text item has the developer ID (plural-record collisions). */
+  exists: (developerId: string) => boolean;
+  /** The next free place at the end of a project's custom order; each call takes one. */
+  takePosition: (projectId: number) => number;
+}
+
+/**
+ * Checks a whole PATCH (or translated PUT) before anything is written. An instance's text and
+ * plurals are its component's: changing them is a 400 naming the component. An item moved to
+ * another block (or out of blocks) goes to the end of the project's custom order.
+ */
+export function planTextItemUpdates(
+  updates: readonly TextItemUpdate[],
+  variant: VariantRow | null,
+  context: WriteContext,
+  targets: UpdateTargets,
+  deferred: ReadonlyMap<TextItemUpdate, AppError> = new Map(),
+): UpdatePlan[] {
+  return planUpdates(updates, targets.entities, variant, context, {
+    notFound: textItemNotFound,
+    exists: targets.exists,
+    check: (u, entity, at) => {
+      const componentId = entity.row.component_id;
+      if (componentId !== null && (u.text !== undefined || u.plurals !== undefined)) {
+        const component = targets.componentIds.get(componentId) ?? String(componentId);
+        throw badRequest(
+          `${at}: text item ${u.developerId} is a linked instance of component ${component}; its text and plurals are the component's (PATCH /v2/components)`,
+        );
+      }
+      const error = deferred.get(u);
+      if (error) throw error;
+    },
+    own: (u, entity, at): TextChanges => {
+      if (u.blockId === undefined) return {};
+      const projectId = entity.row.project_id as number;
+      let blockId: number | null = null;
+      if (u.blockId !== null) {
+        const block = targets.blockOf(projectId, u.blockId);
+        if (!block) throw badRequest(`${at}.blockId: Block id not found: ${u.blockId}`);
+        blockId = block.id;
+      }
+      if (blockId === entity.row.block_id) return {};
+      return { block_id: blockId, position: targets.takePosition(projectId) };
+    },
+  });
+}
+
+const cannotRemove = (developerId: string, forms: readonly string[]) =>
+  badRequest(`Cannot remove plural forms that do not exist on text item ${developerId}: ${forms.join(', ')}`);
+
+/**
+ * The plural operations of one PUT update as the whole list PATCH takes. Existing forms keep
+ * their place (upserted ones take the new text), new forms follow in request order, removed ones
+ * go. With `text`, a kept first form takes that text (as PATCH's text alone does); an upserted
+ * first form must agree with it.
+ */
+function mergePlurals(
+  u: PutTextItemInput,
+  current: readonly { form: PluralForm; text: string }[],
+  context: WriteContext,
+  at: string,
+): PluralInput[] {
+  const upsert = u.plurals?.upsert ?? [];
+  const remove = new Set(u.plurals?.remove ?? []);
+  const upserted = new Map<PluralForm, number>();
+  upsert.forEach((p, k) => {
+    if (upserted.has(p.form)) {
+      throw badRequest(`${at}.plurals.upsert[${k}].form: plural form '${p.form}' appears more than once`);
+    }
+    if (remove.has(p.form))
+      throw badRequest(`${at}.plurals.upsert[${k}].form: plural form '${p.form}' is also removed`);
+    upserted.set(p.form, k);
+  });
+  const missing = [...remove].filter((form) => !current.some((p) => p.form === form));
+  if (missing.length > 0) throw cannotRemove(u.developerId, missing);
+
+  const merged: PluralInput[] = current
+    .filter((p) => !remove.has(p.form))
+    .map((p) => {
+      const k = upserted.get(p.form);
+      return k === undefined ? { form: p.form, text: p.text, kept: p } : { form: p.form, text: upsert[k]?.text ?? '' };
+    });
+  for (const p of upsert) if (!current.some((c) => c.form === p.form)) merged.push({ form: p.form, text: p.text });
+
+  const first = merged[0];
+  if (u.text !== undefined && first) {
+    if (first.kept) merged[0] = { form: first.form, text: u.text };
+    else if (storedText(context, first.text).text !== storedText(context, u.text).text) {
+      throw badRequest(
+        `${at}.plurals.upsert[${upserted.get(first.form)}].text: the first plural form's text must equal the text`,
+      );
+    }
+  }
+  return merged;
+}
+
+/**
+ * The deprecated PUT's updates as PATCH updates. Errors of the plural operations are deferred to
+ * their element's turn in `planTextItemUpdates`, so the first bad element is still the one reported.
+ */
+export function translatePut(
+  updates: readonly PutTextItemInput[],
+  entities: ReadonlyMap<string, TextEntity>,
+  variant: VariantRow | null,
+  context: WriteContext,
+): { updates: TextItemUpdate[]; deferred: Map<TextItemUpdate, AppError> } {
+  const deferred = new Map<TextItemUpdate, AppError>();
+  const translated = updates.map((u, index) => {
+    const { plurals, ...fields } = u;
+    const update: TextItemUpdate = { ...fields };
+    if (plurals === undefined) return update;
+    // An unknown item or an instance fails before its plurals are looked at.
+    update.plurals = [];
+    const entity = entities.get(u.developerId);
+    if (!entity || entity.row.component_id !== null) return update;
+    const current = variant ? entity.variants.find((v) => v.variantId === variant.id)?.plurals : entity.plurals;
+    try {
+      update.plurals = mergePlurals(u, current ?? [], context, `updates[${index}]`);
+    } catch (error) {
+      deferred.set(update, error as AppError);
+    }
+    return update;
+  });
+  return { updates: translated, deferred };
+}

@@ -1,0 +1,225 @@
+import type { Executor, NewTextRow, PluralForm, StoredPlural, TextRow } from '../../db/schema.js';
+import { type AppError, badRequest } from '../../http/errors.js';
+import {
+  assigneeId,
+  checkStatus,
+  defaultStatus,
+  type PluralInput,
+  pluralCollision,
+  pluralFormsOf,
+  storedPlurals,
+  storedText,
+  type VariantValueInput,
+  variableIds,
+  variantValues,
+  type WriteContext,
+} from './content.js';
+import { type TextKind, type VariantValue, variantValueRow } from './entities.js';
+import { serializePlurals, splitPluralRecordId } from './plurals.js';
+import * as repo from './texts.repository.js';
+
+/**
+ * The create of components and text items (pure planning, then one batched insert): developer
+ * IDs given or generated, the content fields checked and in their stored form, plural-record
+ * collisions. Each kind adds its own columns (folder, project, block ...) through a hook.
+ */
+export interface NewContentInput {
+  developerId?: string;
+  text: string;
+  notes?: string | null;
+  tags?: string[];
+  status?: string;
+  assignee?: string | null;
+  characterLimit?: number | null;
+  integrated?: boolean;
+  variables?: string[];
+  plurals?: PluralInput[];
+  variants?: VariantValueInput[];
+}
+
+/** One text of a create, checked and in its stored form; nothing is written yet. */
+export interface PlannedContent {
+  developerId: string;
+  text: string;
+  richText: string | null;
+  plurals: StoredPlural[] | null;
+  notes: string;
+  tags: string[];
+  status: string;
+  assigneeId: number | null;
+  characterLimit: number | null;
+  integrated: boolean;
+  variables: number[];
+  variants: VariantValue[];
+}
+
+export interface ExistingTexts {
+  ids: ReadonlySet<string>;
+  /** Plural forms (base and variants) of existing texts, for those a new id could collide with. */
+  formsOf: (developerId: string) => ReadonlySet<PluralForm> | undefined;
+}
+
+export interface CreateRules<I> {
+  /** The body array, for error paths: `components`, `textItems`. */
+  field: string;
+  /** The slug a generated developer ID starts from. */
+  slugOf: (input: I) => string;
+  alreadyExists: (developerId: string) => AppError;
+}
+
+const inputForms = (input: NewContentInput): Set<PluralForm> =>
+  pluralFormsOf([input.plurals, ...(input.variants ?? []).map((v) => v.plurals)]);
+
+/**
+ * Developer IDs of the request: explicit ones as given (a repeat is a conflict, reported when its
+ * element's turn comes), generated ones as slugs that avoid every existing and explicit id and
+ * whose plural records collide with nothing.
+ */
+function assignDeveloperIds<I extends NewContentInput>(
+  inputs: readonly I[],
+  existing: ExistingTexts,
+  slugOf: (input: I) => string,
+) {
+  const taken = new Set([...existing.ids, ...inputs.flatMap((c) => c.developerId ?? [])]);
+  const seen = new Set<string>();
+  const conflicts = new Map<number, string>();
+  const ids = inputs.map((input, index) => {
+    if (input.developerId !== undefined) {
+      if (existing.ids.has(input.developerId) || seen.has(input.developerId)) conflicts.set(index, input.developerId);
+      seen.add(input.developerId);
+      return input.developerId;
+    }
+    const forms = inputForms(input);
+    const base = slugOf(input);
+    let candidate = base;
+    for (let n = 2; taken.has(candidate) || [...forms].some((f) => taken.has(`${candidate}_${f}`)); n += 1) {
+      candidate = `${base}-${n}`;
+    }
+    taken.add(candidate);
+    return candidate;
+  });
+  return { ids, conflicts };
+}
+
+/**
+ * Checks a whole create before anything is written; the first bad element is the error. Per
+ * element: a developer ID that exists (409), then the kind's own fields (`own`, whose answer is
+ * kept as `planned.own`), then the content fields, then plural-record collisions.
+ */
+export function planContents<I extends NewContentInput, T>(
+  inputs: readonly I[],
+  context: WriteContext,
+  existing: ExistingTexts,
+  rules: CreateRules<I>,
+  own: (input: I, at: string, developerId: string) => T,
+): (PlannedContent & { own: T })[] {
+  const { ids, conflicts } = assignDeveloperIds(inputs, existing, rules.slugOf);
+  const requestIndex = new Map(ids.map((id, index) => [id, index]));
+  const formsInRequest = inputs.map(inputForms);
+  const formsOf = (id: string) => {
+    const index = requestIndex.get(id);
+    return index === undefined ? existing.formsOf(id) : formsInRequest[index];
+  };
+  const exists = (id: string) => existing.ids.has(id) || requestIndex.has(id);
+
+  return inputs.map((input, index) => {
+    const at = `${rules.field}[${index}]`;
+    const developerId = ids[index] as string;
+    const repeated = conflicts.get(index);
+    if (repeated !== undefined) throw rules.alreadyExists(repeated);
+    const ownFields = own(input, at, developerId);
+
+    const { text, richText } = storedText(context, input.text);
+    const plurals = input.plurals ? storedPlurals(context, input.plurals, text, `${at}.plurals`) : null;
+    const status = input.status === undefined ? defaultStatus(context.statuses) : input.status;
+    const planned = {
+      developerId,
+      text,
+      richText,
+      plurals,
+      notes: input.notes ?? '',
+      tags: input.tags ?? [],
+      status: checkStatus(context, status, `${at}.status`),
+      assigneeId: assigneeId(context, input.assignee ?? null, `${at}.assignee`),
+      characterLimit: input.characterLimit ?? null,
+      integrated: input.integrated ?? false,
+      variables: variableIds(context, input.variables ?? [], `${at}.variables`),
+      variants: variantValues(context, input.variants ?? [], `${at}.variants`),
+      own: ownFields,
+    };
+    const collision = pluralCollision(developerId, formsInRequest[index] as Set<PluralForm>, exists, formsOf);
+    if (collision) throw badRequest(`${at}: ${collision}`);
+    return planned;
+  });
+}
+
+/** The columns one kind sets beyond the shared content. */
+export type KindColumns = Pick<
+  TextRow,
+  'name' | 'folder_id' | 'project_id' | 'block_id' | 'base_text_item_id' | 'component_id' | 'position'
+>;
+
+/** The `texts` row of a planned text; every row has the same columns, for multi-row inserts. */
+export function contentRow(
+  workspaceId: number,
+  kind: TextKind,
+  planned: PlannedContent,
+  columns: KindColumns,
+  at: string,
+): NewTextRow {
+  return {
+    workspace_id: workspaceId,
+    kind,
+    developer_id: planned.developerId,
+    ...columns,
+    text: planned.text,
+    rich_text: planned.richText,
+    plurals: serializePlurals(planned.plurals),
+    notes: planned.notes,
+    tags: JSON.stringify(planned.tags),
+    status: planned.status,
+    assignee_id: planned.assigneeId,
+    character_limit: planned.characterLimit,
+    integrated: planned.integrated ? 1 : 0,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+/**
+ * What a create's developer IDs are checked against: every id of the kind, and the plural forms
+ * of the texts whose plural records an explicit id of the request could be (`cart` for `cart_one`).
+ */
+export async function loadExistingTexts(
+  trx: Executor,
+  workspaceId: number,
+  kind: TextKind,
+  explicitIds: readonly (string | undefined)[],
+): Promise<ExistingTexts> {
+  const ids = await repo.listDeveloperIds(trx, workspaceId, kind);
+  const bases = explicitIds.flatMap((id) => splitPluralRecordId(id ?? '')?.base ?? []).filter((id) => ids.has(id));
+  const entities = await repo.loadTextsByDeveloperIds(trx, workspaceId, kind, bases);
+  const forms = new Map(
+    entities.map((e) => [e.row.developer_id, pluralFormsOf([e.plurals, ...e.variants.map((v) => v.plurals)])]),
+  );
+  return { ids, formsOf: (id) => forms.get(id) };
+}
+
+/** Inserts planned texts (rows in plan order) with their variant values and listed variables. */
+export async function insertPlanned(
+  trx: Executor,
+  rows: readonly NewTextRow[],
+  plans: readonly PlannedContent[],
+): Promise<Map<string, number>> {
+  const rowIds = await repo.insertTexts(trx, rows);
+  const textId = (p: PlannedContent) => rowIds.get(p.developerId) as number;
+  await repo.insertVariantValues(
+    trx,
+    plans.flatMap((p) => p.variants.map((v) => variantValueRow(textId(p), v))),
+  );
+  await repo.insertTextVariables(
+    trx,
+    plans.flatMap((p) => p.variables.map((variable_id) => ({ text_id: textId(p), variable_id }))),
+  );
+  return rowIds;
+}

@@ -1,0 +1,212 @@
+import type { Executor, StoredPlural, VariantRow } from '../../db/schema.js';
+import { now } from '../../db/transaction.js';
+import { type AppError, badRequest } from '../../http/errors.js';
+import {
+  assigneeId,
+  checkStatus,
+  defaultStatus,
+  type PluralInput,
+  pluralCollision,
+  pluralFormsOf,
+  storedPlurals,
+  storedText,
+  variableIds,
+  type WriteContext,
+} from './content.js';
+import { type TextEntity, type VariantValue, variantValueRow } from './entities.js';
+import { serializePlurals } from './plurals.js';
+import { baseOwner, type Owner } from './records.js';
+import type { TextChanges } from './texts.repository.js';
+import * as repo from './texts.repository.js';
+
+/**
+ * The PATCH of components and text items: only provided fields change, with a body-level
+ * `variantId` the content fields change that variant's value. Each kind adds its own columns
+ * (folder, block) and checks through hooks.
+ */
+export interface ContentUpdateInput {
+  developerId: string;
+  text?: string;
+  plurals?: PluralInput[];
+  tags?: string[];
+  status?: string;
+  assignee?: string | null;
+  notes?: string | null;
+  characterLimit?: number | null;
+  integrated?: boolean;
+  variables?: string[];
+}
+
+/** What one update writes: base columns, the body's variant value, the listed variables. */
+export interface UpdatePlan {
+  entity: TextEntity;
+  changes: TextChanges;
+  variantValue: VariantValue | null;
+  variables: number[] | null;
+}
+
+export interface UpdateRules<U> {
+  notFound: (developerId: string) => AppError;
+  /** Whether a text of this kind has the developer ID (plural-record collisions). */
+  exists: (developerId: string) => boolean;
+  /** Checks of the kind that come before the fields (an instance's text is its component's). */
+  check?: (update: U, entity: TextEntity, at: string) => void;
+  /** The kind's own columns of one update (folder, block), checked. */
+  own?: (update: U, entity: TextEntity, at: string) => TextChanges;
+}
+
+/**
+ * The content fields of an update applied to a text (the base or a variant value). The display
+ * text and the first plural form stay equal: text alone also rewrites the first form, plurals
+ * alone make the first form's text the display text, both must agree (as on create).
+ */
+function applyContent(context: WriteContext, owner: Owner, update: ContentUpdateInput, at: string): Owner {
+  const next = { ...owner };
+  if (update.text !== undefined) Object.assign(next, storedText(context, update.text));
+  if (update.plurals !== undefined) {
+    const first = update.plurals[0];
+    const display =
+      update.text !== undefined || !first ? next.text : (first.kept?.text ?? storedText(context, first.text).text);
+    next.plurals = storedPlurals(context, update.plurals, display, `${at}.plurals`);
+    const stored = next.plurals?.[0];
+    if (stored) Object.assign(next, { text: stored.text, richText: stored.richText ?? null });
+  } else if (update.text !== undefined && next.plurals) {
+    const [first, ...rest] = next.plurals as [StoredPlural, ...StoredPlural[]];
+    const rewritten: StoredPlural = { form: first.form, text: next.text };
+    if (next.richText !== null) rewritten.richText = next.richText;
+    next.plurals = [rewritten, ...rest];
+  }
+  if (update.status !== undefined) next.status = checkStatus(context, update.status, `${at}.status`);
+  if (update.assignee !== undefined) next.assigneeId = assigneeId(context, update.assignee, `${at}.assignee`);
+  if (update.notes !== undefined) next.notes = update.notes ?? '';
+  if (update.characterLimit !== undefined) next.characterLimit = update.characterLimit;
+  return next;
+}
+
+const touchesContent = (u: ContentUpdateInput) =>
+  [u.text, u.plurals, u.status, u.assignee, u.notes, u.characterLimit].some((field) => field !== undefined);
+
+/** A variant value the text lacks starts as a copy of the base text, with the variant defaults. */
+function freshVariantValue(context: WriteContext, entity: TextEntity, variant: VariantRow, u: ContentUpdateInput) {
+  const copyPlurals = u.text === undefined && u.plurals === undefined;
+  return {
+    variantId: variant.id,
+    text: entity.row.text,
+    richText: entity.row.rich_text,
+    plurals: copyPlurals ? entity.plurals : null,
+    status: defaultStatus(context.statuses),
+    assigneeId: null,
+    notes: '',
+    characterLimit: null,
+  };
+}
+
+/**
+ * Checks a whole PATCH before anything is written; the first bad element is the error. Per
+ * element: repeated developer ID (400), unknown text (404), the kind's checks, the fields.
+ */
+export function planUpdates<U extends ContentUpdateInput>(
+  updates: readonly U[],
+  entities: ReadonlyMap<string, TextEntity>,
+  variant: VariantRow | null,
+  context: WriteContext,
+  rules: UpdateRules<U>,
+): UpdatePlan[] {
+  const seen = new Set<string>();
+  const updatedAt = now();
+  return updates.map((u, index): UpdatePlan => {
+    const at = `updates[${index}]`;
+    if (seen.has(u.developerId)) {
+      throw badRequest(`${at}.developerId: duplicate developer ID '${u.developerId}'`);
+    }
+    seen.add(u.developerId);
+    const entity = entities.get(u.developerId);
+    if (!entity) throw rules.notFound(u.developerId);
+    rules.check?.(u, entity, at);
+
+    const changes: TextChanges = {};
+    let variantValue: VariantValue | null = null;
+    let basePlurals = entity.plurals;
+    let pluralsChange = u.plurals !== undefined;
+    if (variant) {
+      // The API description: a text that lacks the variant gains it.
+      const current = entity.variants.find((v) => v.variantId === variant.id);
+      if (!current) pluralsChange = true;
+      const owner = current ?? freshVariantValue(context, entity, variant, u);
+      variantValue = { ...applyContent(context, owner, u, at), variantId: variant.id };
+    } else if (touchesContent(u)) {
+      const next = applyContent(context, baseOwner(entity), u, at);
+      basePlurals = next.plurals;
+      if (u.text !== undefined || u.plurals !== undefined) {
+        Object.assign(changes, { text: next.text, rich_text: next.richText, plurals: serializePlurals(next.plurals) });
+      }
+      if (u.status !== undefined) changes.status = next.status;
+      if (u.assignee !== undefined) changes.assignee_id = next.assigneeId;
+      if (u.notes !== undefined) changes.notes = next.notes;
+      if (u.characterLimit !== undefined) changes.character_limit = next.characterLimit;
+    }
+    if (u.tags !== undefined) changes.tags = JSON.stringify(u.tags);
+    if (u.integrated !== undefined) changes.integrated = u.integrated ? 1 : 0;
+    if (rules.own) Object.assign(changes, rules.own(u, entity, at));
+    const variables = u.variables === undefined ? null : variableIds(context, u.variables, `${at}.variables`);
+
+    if (pluralsChange) {
+      const variantPlurals = entity.variants.map((v) => (v.variantId === variantValue?.variantId ? null : v.plurals));
+      const forms = pluralFormsOf([basePlurals, variantValue?.plurals, ...variantPlurals]);
+      const collision = pluralCollision(u.developerId, forms, rules.exists, () => undefined);
+      if (collision) throw badRequest(`${at}: ${collision}`);
+    }
+
+    if (Object.keys(changes).length > 0 || variantValue || variables) changes.updated_at = updatedAt;
+    return { entity, changes, variantValue, variables };
+  });
+}
+
+/** Writes checked plans: changed columns, the variant values of `variant`, replaced variable lists. */
+export async function applyUpdatePlans(
+  trx: Executor,
+  workspaceId: number,
+  plans: readonly UpdatePlan[],
+  variant: VariantRow | null,
+): Promise<void> {
+  for (const plan of plans) await repo.updateText(trx, workspaceId, plan.entity.row.id, plan.changes);
+  const values = plans.flatMap((p) => (p.variantValue ? [variantValueRow(p.entity.row.id, p.variantValue)] : []));
+  if (variant && values.length > 0) {
+    await repo.deleteVariantValues(
+      trx,
+      values.map((v) => v.text_id),
+      variant.id,
+    );
+    await repo.insertVariantValues(trx, values);
+  }
+  const listed = plans.filter((p) => p.variables !== null);
+  await repo.deleteTextVariables(
+    trx,
+    listed.map((p) => p.entity.row.id),
+  );
+  await repo.insertTextVariables(
+    trx,
+    listed.flatMap((p) => (p.variables ?? []).map((variable_id) => ({ text_id: p.entity.row.id, variable_id }))),
+  );
+}
+
+/**
+ * The body-level `variantId` of a PATCH or PUT: the variant, created when `forceVariantCreation`
+ * is set (inside the request's transaction), else a 400.
+ */
+export async function targetVariant(
+  deps: {
+    resolveVariants: (trx: Executor, workspaceId: number, ids: readonly string[]) => Promise<Map<string, VariantRow>>;
+    createVariantIfMissing: (trx: Executor, workspaceId: number, developerId: string) => Promise<VariantRow>;
+  },
+  trx: Executor,
+  workspaceId: number,
+  input: { variantId?: string; forceVariantCreation?: boolean },
+  notFoundMessage: (developerId: string) => string,
+): Promise<VariantRow | null> {
+  if (input.variantId === undefined) return null;
+  const found = (await deps.resolveVariants(trx, workspaceId, [input.variantId])).get(input.variantId);
+  if (found) return found;
+  if (!input.forceVariantCreation) throw badRequest(notFoundMessage(input.variantId));
+  return deps.createVariantIfMissing(trx, workspaceId, input.variantId);
+}
