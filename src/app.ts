@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -9,7 +8,7 @@ import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerAuth } from './http/auth.js';
-import { COMPRESSION_THRESHOLD } from './http/compression.js';
+import { registerCompression } from './http/compression.js';
 import { registerConditionalGets } from './http/conditional.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { codeForStatus } from './http/errors.js';
@@ -18,6 +17,7 @@ import { ErrorResponse } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
 import { blocksRoutes } from './modules/blocks/blocks.routes.js';
 import { componentsRoutes } from './modules/components/components.routes.js';
+import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { foldersRoutes } from './modules/folders/folders.routes.js';
 import { basesRoutes } from './modules/projects/bases.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
@@ -42,7 +42,7 @@ export const API_VERSION = '1.0.0';
 /** Builds the Fastify application. It never listens: `server.ts` does, tests use `inject()`. */
 export async function buildApp(deps: AppDeps) {
   const { config, database } = deps;
-  const services: Services = createServices(database.db);
+  const services: Services = createServices(database.db, { changeToken: database.changeToken });
   const loggerOption =
     deps.logger === undefined ? { level: config.logLevel, redact: ['req.headers.authorization'] } : deps.logger;
 
@@ -110,8 +110,7 @@ export async function buildApp(deps: AppDeps) {
   }
 
   registerConditionalGets(app, new ResponseCache(config.responseCacheBytes));
-  // Everything else over 1 KiB is compressed here; cacheable GETs arrive already encoded.
-  await app.register(compress, { global: true, threshold: COMPRESSION_THRESHOLD, encodings: ['br', 'gzip'] });
+  registerCompression(app);
 
   const Health = Type.Object({ status: Type.String() });
   app.get('/healthz', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
@@ -152,6 +151,7 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(basesRoutes, { services });
       await v2.register(blocksRoutes, { services });
       await v2.register(textItemsRoutes, { services, limits: config.limits });
+      await v2.register(exportsRoutes, { services, limits: config.limits });
     },
     { prefix: '/v2' },
   );

@@ -1,10 +1,12 @@
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
-import pg from 'pg';
+import type PgModule from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import type { DialectName } from './dialect.js';
+import { registerSyncReader } from './prepared.js';
 import type { Database } from './schema.js';
 
 export interface DatabaseHandle {
@@ -12,14 +14,27 @@ export interface DatabaseHandle {
   readonly dialect: DialectName;
   /** A cheap round trip, for readiness checks. */
   ping(): Promise<void>;
+  /**
+   * A token that changes whenever any connection commits a write, or null where no cheap one
+   * exists (PostgreSQL). Lets per-request lookups be memoised without ever serving a stale one.
+   */
+  changeToken(): string | null;
   close(): Promise<void>;
 }
 
-// PostgreSQL returns int8 (count(*), sums) as strings; every such value here fits a JS number.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+const require = createRequire(import.meta.url);
+
+/** `pg` is loaded only when PostgreSQL is used: a SQLite server starts faster without it. */
+function loadPg(): typeof PgModule {
+  const pg = require('pg') as typeof PgModule;
+  // PostgreSQL returns int8 (count(*), sums) as strings; every such value here fits a JS number.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
+  return pg;
+}
 
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.kind === 'postgres') {
+    const pg = loadPg();
     const pool = new pg.Pool({ connectionString: config.url, max: 10 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
@@ -28,6 +43,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       async ping() {
         await pool.query('select 1');
       },
+      changeToken: () => null,
       async close() {
         await db.destroy();
         // Kysely ends the pool only if it ever used it.
@@ -41,12 +57,32 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const statements = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  // `data_version` moves when another connection commits; our own writes are counted as prepared.
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  let version = 0;
+  let versionReadAt = Number.NEGATIVE_INFINITY;
+  registerSyncReader(db, {
+    available: () => sqlite.open && !sqlite.inTransaction,
+    all: (sql, parameters) => statements.prepare(sql).all(...parameters),
+  });
   return {
     db,
     dialect: 'sqlite',
     async ping() {
       sqlite.prepare('select 1').get();
+    },
+    changeToken() {
+      if (!sqlite.open) return null;
+      // Reading data_version opens a read transaction (file locks on the WAL index), which costs
+      // more than a small request; other processes' commits are therefore polled once a millisecond.
+      const now = performance.now();
+      if (now - versionReadAt >= DATA_VERSION_POLL_MS) {
+        version = dataVersion.get() as number;
+        versionReadAt = now;
+      }
+      return `${version}:${statements.writes}`;
     },
     async close() {
       await db.destroy();
@@ -57,6 +93,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
 }
 
 const STATEMENT_CACHE_SIZE = 500;
+const DATA_VERSION_POLL_MS = 1;
 
 /**
  * Kysely prepares every statement anew; preparing costs more than running a small indexed query,
@@ -65,6 +102,8 @@ const STATEMENT_CACHE_SIZE = 500;
 function withStatementCache(sqlite: SQLite.Database) {
   const cache = new Map<string, SQLite.Statement>();
   return {
+    /** Statements that write, prepared for running: each is about to change the database. */
+    writes: 0,
     prepare(sql: string) {
       let statement = cache.get(sql);
       if (statement) {
@@ -74,6 +113,7 @@ function withStatementCache(sqlite: SQLite.Database) {
         if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
       }
       cache.set(sql, statement);
+      if (!statement.reader) this.writes += 1;
       return statement;
     },
     close() {

@@ -1,5 +1,6 @@
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
+import type { FastifyInstance } from 'fastify';
 
 /** Responses smaller than this go uncompressed: the saving does not pay for the work. */
 export const COMPRESSION_THRESHOLD = 1024;
@@ -26,4 +27,26 @@ export function compress(payload: string | Buffer, encoding: string): Buffer | n
   }
   if (encoding === 'gzip') return gzipSync(payload);
   return null;
+}
+
+/**
+ * Compresses every other response over the threshold (creates, errors, the OpenAPI document) as it
+ * is sent. Cacheable GETs arrive here already encoded by the response cache and are left alone.
+ */
+export function registerCompression(app: FastifyInstance): void {
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      request.etag !== null ||
+      reply.hasHeader('content-encoding') ||
+      !(typeof payload === 'string' || Buffer.isBuffer(payload)) ||
+      Buffer.byteLength(payload) < COMPRESSION_THRESHOLD
+    ) {
+      return done(null, payload);
+    }
+    const encoding = negotiateEncoding(request.headers['accept-encoding']);
+    const compressed = encoding ? compress(payload, encoding) : null;
+    if (!compressed || !encoding) return done(null, payload);
+    reply.header('content-encoding', encoding).header('vary', 'Accept-Encoding').removeHeader('content-length');
+    done(null, compressed);
+  });
 }

@@ -84,6 +84,7 @@ export function registerConditionalGets(app: FastifyInstance, cache: ResponseCac
     }
     const cached = cache.get(cacheKey(request));
     if (cached) {
+      request.etag = null; // nothing left for `remember` to do
       if (cached.encoding) reply.header('content-encoding', cached.encoding).header('etag', `W/${etag}`);
       reply.type(cached.contentType).send(cached.body);
       return;
@@ -108,8 +109,8 @@ export function registerConditionalGets(app: FastifyInstance, cache: ResponseCac
     done(null, body);
   };
 
-  // Added per route, after the rate limiter's own preHandler, so cached answers still count, and
-  // before @fastify/compress's onSend, which leaves an already encoded body alone.
+  // Added per route, after the rate limiter's own preHandler, so cached answers still count. These
+  // routes encode their own bodies; the general compression hook leaves them alone.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('GET') || route.config?.auth !== 'v2') return;

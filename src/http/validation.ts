@@ -1,4 +1,4 @@
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { DEVELOPER_ID_PATTERN } from './schemas.js';
@@ -16,9 +16,22 @@ const queryAjv = addFormats(
   new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, removeAdditional: false, strict: false }),
 );
 
+/**
+ * Validators are compiled on a route's first request rather than at start-up: compiling every
+ * schema of the API up front is most of what a start costs, and most routes a process serves
+ * see only a few request shapes.
+ */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
-  return ajv.compile(schema as object) as ReturnType<FastifySchemaCompiler<unknown>>;
+  let compiled: ValidateFunction | undefined;
+  const validate = (data: unknown) => {
+    compiled ??= ajv.compile(schema as object);
+    const valid = compiled(data);
+    validate.errors = compiled.errors;
+    return valid;
+  };
+  validate.errors = null as ValidateFunction['errors'];
+  return validate as ReturnType<FastifySchemaCompiler<unknown>>;
 };
 
 /** `/updates/3/status` becomes `updates[3].status`, the form the messages of this API use. */

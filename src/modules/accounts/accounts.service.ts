@@ -19,13 +19,20 @@ export interface Principal {
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
 /** How often a key's `last_used_at` is written at most; reads stay reads. */
 const TOUCH_INTERVAL_MS = 5 * 60 * 1000;
+const MAX_MEMOISED_KEYS = 10_000;
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function createAccountsService(deps: { db: Kysely<Database>; statuses: StatusesService }) {
-  const { db, statuses } = deps;
+export function createAccountsService(deps: {
+  db: Kysely<Database>;
+  statuses: StatusesService;
+  /** See DatabaseHandle.changeToken: when given, key lookups are memoised until the next write. */
+  changeToken?: () => string | null;
+}) {
+  const { db, statuses, changeToken = () => null } = deps;
+  const lookups = new Map<string, { token: string; row: repo.ActiveKey | undefined }>();
 
   async function requireWorkspace(workspaceId: number) {
     const workspace = Number.isInteger(workspaceId) ? await repo.findWorkspace(db, workspaceId) : undefined;
@@ -106,9 +113,25 @@ export function createAccountsService(deps: { db: Kysely<Database>; statuses: St
     if (key.revoked_at === null) await repo.revokeKey(db, keyId, now());
   }
 
+  /**
+   * The key's principal and its workspace's revision. Where the database offers a change token
+   * (SQLite), the lookup is reused until any connection writes, so a revocation made anywhere,
+   * the CLI included, still takes effect on the very next request.
+   */
+  async function findKey(hash: string): Promise<repo.ActiveKey | undefined> {
+    const token = changeToken();
+    if (token === null) return repo.findActiveKeyByHash(db, hash);
+    const memo = lookups.get(hash);
+    if (memo && memo.token === token) return memo.row;
+    const row = await repo.findActiveKeyByHash(db, hash);
+    if (lookups.size >= MAX_MEMOISED_KEYS) lookups.clear();
+    lookups.set(hash, { token, row });
+    return row;
+  }
+
   async function authenticate(rawKey: string): Promise<Principal | null> {
     if (!rawKey) return null;
-    const row = await repo.findActiveKeyByHash(db, hashKey(rawKey));
+    const row = await findKey(hashKey(rawKey));
     if (!row) return null;
     const usedAt = Date.now();
     if (!row.last_used_at || usedAt - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {

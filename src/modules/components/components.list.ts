@@ -1,7 +1,14 @@
 import type { RichTextMode } from '../../richtext/index.js';
 import type { TextEntity } from '../texts/entities.js';
-import { type FilterContext, type FilterKey, parseFilter, resolveFilter, selectRecords } from '../texts/filter.js';
-import { byDeveloperId, type RecordContext, serializeRecords } from '../texts/records.js';
+import {
+  type FilterContext,
+  type FilterKey,
+  type ParsedFilter,
+  parseFilter,
+  resolveFilter,
+  selectRecords,
+} from '../texts/filter.js';
+import { byDeveloperId, type RecordContext, serializeRecords, type TextSelection } from '../texts/records.js';
 import { SnapshotCache } from '../texts/snapshot.js';
 import * as repo from '../texts/texts.repository.js';
 import type { ComponentsDeps } from './components.service.js';
@@ -68,14 +75,18 @@ export function createComponentsReader(deps: ComponentsDeps) {
     s.entities.reduce((sum, e) => sum + 1 + e.variants.length, 0),
   );
 
-  return async function list(
-    workspaceId: number,
-    revision: number,
-    query: ListQuery,
-    maxFilterIds: number,
-  ): Promise<Buffer> {
+  const load = (workspaceId: number, revision: number) =>
+    snapshots.get(String(workspaceId), revision, () => loadSnapshot(deps, workspaceId));
+
+  /** The components a parsed filter selects, by developer ID: shared with the export (src/modules/exports). */
+  async function select(workspaceId: number, revision: number, parsed: ParsedFilter): Promise<TextSelection> {
+    const snapshot = await load(workspaceId, revision);
+    return { entities: snapshot.entities, select: selectRecords(resolveFilter(parsed, snapshot.filterContext)) };
+  }
+
+  async function list(workspaceId: number, revision: number, query: ListQuery, maxFilterIds: number): Promise<Buffer> {
     const parsed = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
-    const snapshot = await snapshots.get(String(workspaceId), revision, () => loadSnapshot(deps, workspaceId));
+    const snapshot = await load(workspaceId, revision);
     const filter = resolveFilter(parsed, snapshot.filterContext);
     const richText = query.richText ?? null;
     return serializeRecords(
@@ -85,5 +96,7 @@ export function createComponentsReader(deps: ComponentsDeps) {
       snapshot.extraJson,
       snapshot.json[richText ?? 'plain'],
     );
-  };
+  }
+
+  return { list, select };
 }

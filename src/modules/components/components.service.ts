@@ -123,7 +123,8 @@ export function createComponentsService(deps: ComponentsDeps) {
     });
   }
 
-  return { list: createComponentsReader(deps), create, update, remove };
+  const reader = createComponentsReader(deps);
+  return { list: reader.list, select: reader.select, create, update, remove };
 }
 
 export type ComponentsService = ReturnType<typeof createComponentsService>;

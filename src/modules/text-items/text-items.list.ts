@@ -12,7 +12,13 @@ import {
   selectRecords,
 } from '../texts/filter.js';
 import { showInstances } from '../texts/instances.js';
-import { byDeveloperId, type OwnerSelection, type RecordContext, serializeRecords } from '../texts/records.js';
+import {
+  byDeveloperId,
+  type OwnerSelection,
+  type RecordContext,
+  serializeRecords,
+  type TextSelection,
+} from '../texts/records.js';
 import { SnapshotCache } from '../texts/snapshot.js';
 import * as repo from '../texts/texts.repository.js';
 import type { ListTextItemsQuery } from './text-items.schemas.js';
@@ -156,6 +162,24 @@ function selectedContainers(filter: ParsedFilter, containers: ReadonlyMap<string
   return selected;
 }
 
+function selectIn(
+  snapshot: TextItemsSnapshot,
+  parsed: ParsedFilter,
+  sort: 'id' | 'project_order' | undefined,
+): TextSelection {
+  const chosen = selectedContainers(parsed, snapshot.containers);
+  const filter = resolveFilter(parsed, snapshot.filterContext);
+  const key = sort === 'project_order' ? 'byProjectOrder' : 'byId';
+  // One container: its own list; several: the whole list, skipping the others.
+  const [only] = chosen;
+  const single = chosen.size === 1 && only !== undefined;
+  const entities = single ? (snapshot.byContainer.get(only)?.[key] ?? []) : snapshot.all[key];
+  const records = selectRecords(filter, snapshot.isBaseItem);
+  const select = (entity: TextEntity): OwnerSelection | null =>
+    single || chosen.has(entity.row.project_id as number) ? records(entity) : null;
+  return { entities, select };
+}
+
 /**
  * GET /textItems as the bytes of a JSON array. Like GET /components, the workspace is loaded
  * once per revision into a snapshot (src/modules/texts/snapshot.ts), grouped by container and
@@ -166,31 +190,40 @@ export function createTextItemsReader(deps: TextItemsDeps) {
     s.all.byId.reduce((sum, e) => sum + 1 + e.variants.length, 0),
   );
 
-  return async function list(
+  const load = (workspaceId: number, revision: number) =>
+    snapshots.get(String(workspaceId), revision, () => loadSnapshot(deps, workspaceId));
+
+  /**
+   * The items a parsed filter selects, in the requested order, with the records of each: shared
+   * by the fetch and the export (src/modules/exports), so both read the same snapshot.
+   */
+  async function select(
+    workspaceId: number,
+    revision: number,
+    parsed: ParsedFilter,
+    sort: 'id' | 'project_order' | undefined,
+  ): Promise<TextSelection> {
+    return selectIn(await load(workspaceId, revision), parsed, sort);
+  }
+
+  async function list(
     workspaceId: number,
     revision: number,
     query: ListTextItemsQuery,
     maxFilterIds: number,
   ): Promise<Buffer> {
     const parsed = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
-    const snapshot = await snapshots.get(String(workspaceId), revision, () => loadSnapshot(deps, workspaceId));
-    const chosen = selectedContainers(parsed, snapshot.containers);
-    const filter = resolveFilter(parsed, snapshot.filterContext);
+    const snapshot = await load(workspaceId, revision);
+    const { entities, select: pick } = selectIn(snapshot, parsed, query.sort);
     const richText = query.richText ?? null;
-    const key = query.sort === 'project_order' ? 'byProjectOrder' : 'byId';
-    // One container: its own list; several: the whole list, skipping the others.
-    const [only] = chosen;
-    const single = chosen.size === 1 && only !== undefined;
-    const entities = single ? (snapshot.byContainer.get(only)?.[key] ?? []) : snapshot.all[key];
-    const records = selectRecords(filter, snapshot.isBaseItem);
-    const select = (entity: TextEntity): OwnerSelection | null =>
-      single || chosen.has(entity.row.project_id as number) ? records(entity) : null;
     return serializeRecords(
       entities,
       { ...snapshot.recordContext, richText },
-      select,
+      pick,
       snapshot.extraJson,
       snapshot.json[richText ?? 'plain'],
     );
-  };
+  }
+
+  return { list, select };
 }

@@ -210,7 +210,8 @@ export function createTextItemsService(deps: TextItemsDeps) {
     }
   }
 
-  return { list: createTextItemsReader(deps), create, update, put, remove, publish };
+  const reader = createTextItemsReader(deps);
+  return { list: reader.list, select: reader.select, create, update, put, remove, publish };
 }
 
 export type TextItemsService = ReturnType<typeof createTextItemsService>;

@@ -41,6 +41,12 @@ export interface OwnerSelection {
   variants: readonly VariantValue[];
 }
 
+/** The entities a fetch or export selected, in response order, and the records wanted of each. */
+export interface TextSelection {
+  entities: readonly TextEntity[];
+  select: (entity: TextEntity) => OwnerSelection | null;
+}
+
 /** The base text or a variant value: what owns a primary record and its plural form records. */
 export interface Owner {
   text: string;
