@@ -1,0 +1,175 @@
+/**
+ * Exports at size: 10 projects of 1,000 text items (10,000; a third with plural forms, each with
+ * 3 variant values), created through POST /v2/textItems.
+ * - Cold export of each format (the first request after a write): median ms over a few
+ *   write + export cycles, and the server's peak RSS during the export.
+ * - A repeated identical export under 10 connections against a bare Fastify route serving the
+ *   same bytes in the same run (target: ratio >= 0.5).
+ * - `If-None-Match` hits (304) under 50 connections against a bare Fastify route (target >= 0.5).
+ * `npm run build && npm run bench:exports` (BENCH_DATABASE_URL=postgres://... for PostgreSQL).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { cli, freePort, load, root, startServer, stop, tempDatabaseUrl, waitForHttp } from './lib.js';
+
+const PROJECTS = 10;
+const ITEMS = Number(process.env.BENCH_ITEMS ?? 1_000);
+const CYCLES = 5;
+const duration = Number(process.env.BENCH_SECONDS ?? 5);
+const FORMATS = ['json_icu', 'json_i18next', 'json_vue_i18n', 'arb', 'ios-strings', 'ios-stringsdict', 'android'];
+const DATABASE_URL = tempDatabaseUrl();
+const database = DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
+
+const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }));
+const workspace = await json(['workspace', 'create', '--name', 'bench exports']);
+const email = 'bench@example.com';
+await json(['user', 'create', '--workspace', String(workspace.id), '--email', email]);
+const { key } = await json(['key', 'create', '--workspace', String(workspace.id), '--email', email]);
+
+const port = await freePort();
+const server = startServer({ DATABASE_URL, PORT: String(port) });
+const base = `http://127.0.0.1:${port}/v2`;
+await waitForHttp(`http://127.0.0.1:${port}/readyz`);
+const headers = { authorization: key, 'content-type': 'application/json' };
+
+async function call(method: string, path: string, body?: unknown): Promise<Response> {
+  const res = await fetch(`${base}/${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} /v2/${path}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+const variants = ['fr', 'de', 'ru'];
+await call('POST', 'variants', {
+  variants: variants.map((id) => ({ name: id.toUpperCase(), developerId: id, localeCode: id })),
+});
+await call('POST', 'variables', {
+  variables: [
+    { name: 'count', type: 'number', data: { example: 3 } },
+    { name: 'name', type: 'string', data: { example: 'Ann' } },
+  ],
+});
+const pad = (n: number) => String(n).padStart(5, '0');
+const projectIds = Array.from({ length: PROJECTS }, (_, p) => `project-${String(p).padStart(2, '0')}`);
+await call('POST', 'projects', { projects: projectIds.map((id) => ({ name: id, developerId: id })) });
+
+function item(project: number, n: number) {
+  const plural = n % 3 === 0;
+  const text = (lang: string) => `${lang} text ${n} of project ${project} for {{name}}, it's 100% "{{count}}" words`;
+  const plurals = (lang: string) => [
+    { form: 'one', text: text(lang) },
+    { form: 'other', text: `${lang} texts ${n} of project ${project}: {{count}} for {{name}}` },
+  ];
+  return {
+    developerId: `p${String(project).padStart(2, '0')}-item-${pad(n)}`,
+    text: text('en'),
+    notes: n % 5 === 0 ? `Notes for ${n}` : null,
+    variables: ['count', 'name'],
+    ...(plural && { plurals: plurals('en') }),
+    variants: variants.map((id) => ({ variantId: id, text: text(id), ...(plural && { plurals: plurals(id) }) })),
+  };
+}
+
+for (const [p, projectId] of projectIds.entries()) {
+  const textItems = Array.from({ length: ITEMS }, (_, i) => item(p, i));
+  await call('POST', 'textItems', { projectId, textItems });
+}
+
+const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? Number.NaN;
+const pid = server.pid as number;
+/** Resets the kernel's peak-RSS mark of the server (Linux), so VmHWM is the peak of what follows. */
+const resetPeak = () => {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {}
+};
+const peakMiB = () => {
+  const match = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return match ? Number(match[1]) / 1024 : Number.NaN;
+};
+
+let run = 0;
+const cold: Record<string, { ms: number; peak: number; bytes: number }> = {};
+for (const format of FORMATS) {
+  const times: number[] = [];
+  let peak = 0;
+  let bytes = 0;
+  for (let cycle = 0; cycle < CYCLES; cycle += 1) {
+    run += 1;
+    await call('PATCH', 'textItems', { updates: [{ developerId: 'p00-item-00001', text: `Changed ${run}` }] });
+    resetPeak();
+    const started = performance.now();
+    const body = await (await call('GET', `textItems/export?format=${format}`)).arrayBuffer();
+    times.push(performance.now() - started);
+    peak = Math.max(peak, peakMiB());
+    bytes = body.byteLength;
+  }
+  cold[format] = { ms: median(times), peak, bytes };
+}
+
+/** Our URL under `connections` against a bare Fastify route serving `body` with `contentType`. */
+async function against(
+  url: string,
+  connections: number,
+  getHeaders: Record<string, string>,
+  body: string,
+  contentType: string,
+) {
+  const file = join(tmpdir(), `copydesk-bench-exports-${process.pid}`);
+  writeFileSync(file, body);
+  const barePort = await freePort();
+  const bare: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', 'bench/bare-server.ts', String(barePort), `@${file}`, contentType],
+    { cwd: root, stdio: 'inherit' },
+  );
+  try {
+    await waitForHttp(`http://127.0.0.1:${barePort}/`);
+    await load(url, { connections, duration: 2, headers: getHeaders });
+    const ours = await load(url, { connections, duration, headers: getHeaders });
+    if (ours.errors > 0) throw new Error(`${url}: ${ours.errors} errors`);
+    await load(`http://127.0.0.1:${barePort}/`, { connections, duration: 2 });
+    const baseline = await load(`http://127.0.0.1:${barePort}/`, { connections, duration });
+    return { rps: ours.rps, p99: ours.p99, baseline: baseline.rps };
+  } finally {
+    await stop(bare);
+    unlinkSync(file);
+  }
+}
+
+try {
+  const path = 'textItems/export?format=json_i18next&variantId=fr';
+  const warm = await call('GET', path);
+  const body = await warm.text();
+  const etag = String(warm.headers.get('etag'));
+  const contentType = String(warm.headers.get('content-type'));
+  const repeated = await against(`${base}/${path}`, 10, { authorization: key }, body, contentType);
+  const check = await fetch(`${base}/${path}`, { headers: { authorization: key, 'if-none-match': etag } });
+  if (check.status !== 304) throw new Error(`If-None-Match answered ${check.status}`);
+  const hits = await against(`${base}/${path}`, 50, { authorization: key, 'if-none-match': etag }, '', 'text/plain');
+
+  const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(2);
+  console.log(
+    `database: ${database}; ${PROJECTS * ITEMS} text items (a third plural, 3 variants each); cold = first export after a write, median of ${CYCLES}`,
+  );
+  for (const [format, m] of Object.entries(cold)) {
+    console.log(`cold ${format}: ${m.ms.toFixed(0)} ms, ${mib(m.bytes)} MiB, server peak RSS ${m.peak.toFixed(0)} MiB`);
+  }
+  const pass = (ratio: number) => (ratio >= 0.5 ? 'PASS' : 'FAIL');
+  const r1 = repeated.rps / repeated.baseline;
+  console.log(
+    `repeated export (json_i18next, variant fr, ${mib(Buffer.byteLength(body))} MiB), 10 connections: ${repeated.rps.toFixed(0)} req/s (p99 ${repeated.p99} ms) vs same bytes precomputed ${repeated.baseline.toFixed(0)} req/s: ratio ${r1.toFixed(2)} (target >= 0.5): ${pass(r1)}`,
+  );
+  const r2 = hits.rps / hits.baseline;
+  console.log(
+    `If-None-Match hits (304), 50 connections: ${hits.rps.toFixed(0)} req/s (p99 ${hits.p99} ms) vs bare Fastify route ${hits.baseline.toFixed(0)} req/s: ratio ${r2.toFixed(2)} (target >= 0.5): ${pass(r2)}`,
+  );
+} finally {
+  await stop(server);
+}

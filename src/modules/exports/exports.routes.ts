@@ -1,0 +1,88 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Limits } from '../../config.js';
+import { FORMATS } from '../../formats/types.js';
+import { principalOf } from '../../http/auth.js';
+import { withErrors } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+import { RichTextQuery } from '../texts/texts.schemas.js';
+import type { ExportKind } from './exports.service.js';
+
+const VARIANT =
+  'Developer ID of the variant to export (`base` or none: base text). Texts without a value of it export their base text';
+
+const common = {
+  format: Type.Enum([...FORMATS], { description: 'The file format' }),
+  richText: RichTextQuery,
+  variantId: Type.Optional(Type.String({ description: VARIANT })),
+  variant: Type.Optional(Type.String({ description: 'Alias of `variantId`' })),
+  variableOrder: Type.Optional(
+    Type.Enum(['default', 'alphabetical'], {
+      description:
+        'Numbering of positional variables (ios-strings, ios-stringsdict, android): creation order or by name',
+    }),
+  ),
+  excludeVariantMetadata: Type.Optional(
+    Type.Boolean({ description: 'Leave `__variant-name` and `__variant-description` out of JSON variant exports' }),
+  ),
+  includeVariableSummary: Type.Optional(
+    Type.Boolean({ description: 'Add `__variables_used` to json_i18next and json_vue_i18n exports' }),
+  ),
+};
+
+const TextItemsExportQuery = Type.Object({
+  ...common,
+  filter: Type.Optional(
+    Type.String({
+      description:
+        'URL-encoded JSON: `projects`, `bases`, `statuses`, `tags`, `assignee`, `integrated` as for GET /textItems (no `variants`: use `variantId`). No `projects` and no `bases`: every project and no base items',
+    }),
+  ),
+  sort: Type.Optional(Type.Enum(['id', 'project_order'], { description: 'As for GET /textItems' })),
+});
+
+const ComponentsExportQuery = Type.Object({
+  ...common,
+  filter: Type.Optional(
+    Type.String({
+      description:
+        'URL-encoded JSON: `folders`, `statuses`, `tags`, `assignee`, `integrated` as for GET /components (no `variants`: use `variantId`)',
+    }),
+  ),
+});
+
+const File = Type.Unknown({
+  description:
+    'The file: a JSON object (json_icu, json_i18next, json_vue_i18n, arb), `.strings` text (ios-strings) or XML (ios-stringsdict, android)',
+});
+
+export const exportsRoutes: FastifyPluginAsyncTypebox<{ services: Services; limits: Limits }> = async (
+  app,
+  { services, limits },
+) => {
+  const route = (kind: ExportKind, querystring: typeof TextItemsExportQuery | typeof ComponentsExportQuery) =>
+    app.get(
+      `/${kind}/export`,
+      {
+        config: { auth: 'v2' },
+        schema: {
+          tags: [kind],
+          summary: `Export ${kind === 'textItems' ? 'text items' : 'components'} as a localisation file`,
+          description: 'See docs/exports.md and docs/formats/ for each format.',
+          querystring,
+          produces: ['application/json', 'text/plain', 'text/xml'],
+          response: withErrors({ 200: File }),
+        },
+      },
+      async (request, reply) => {
+        const { workspaceId, revision } = principalOf(request);
+        const query = request.query as Parameters<typeof services.exports.exportTexts>[3];
+        const file = await services.exports.exportTexts(kind, workspaceId, revision, query, limits.filterIds);
+        // Bytes, so the response cache keeps them as they are sent.
+        return reply.type(file.contentType).send(Buffer.from(file.body) as never);
+      },
+    );
+
+  route('textItems', TextItemsExportQuery);
+  route('components', ComponentsExportQuery);
+};

@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { exporters } from '../../formats/index.js';
+import type { ExportedFile, FormatName } from '../../formats/types.js';
+import { badRequest } from '../../http/errors.js';
+import type { RichTextMode } from '../../richtext/index.js';
+import { variantNotFoundMessage } from '../texts/content.js';
+import { type FilterKey, type ParsedFilter, parseFilter } from '../texts/filter.js';
+import type { TextSelection } from '../texts/records.js';
+import type { VariablesService } from '../variables/variables.service.js';
+import type { VariantsService } from '../variants/variants.service.js';
+import { buildDocument } from './exports.document.js';
+import { baseLanguage } from './exports.repository.js';
+
+export type ExportKind = 'textItems' | 'components';
+
+export interface ExportQuery {
+  format: FormatName;
+  filter?: string;
+  sort?: 'id' | 'project_order';
+  richText?: RichTextMode;
+  variantId?: string;
+  variant?: string;
+  variableOrder?: 'default' | 'alphabetical';
+  excludeVariantMetadata?: boolean;
+  includeVariableSummary?: boolean;
+}
+
+type Select = (workspaceId: number, revision: number, parsed: ParsedFilter) => Promise<TextSelection>;
+
+export interface ExportsDeps {
+  db: Kysely<Database>;
+  textItems: {
+    select(
+      workspaceId: number,
+      revision: number,
+      parsed: ParsedFilter,
+      sort?: 'id' | 'project_order',
+    ): Promise<TextSelection>;
+  };
+  components: { select: Select };
+  variants: Pick<VariantsService, 'listVariants'>;
+  variables: Pick<VariablesService, 'listVariables'>;
+}
+
+/** The filter keys of each export: those of the fetch without `variants` (the variant is `variantId`). */
+const FILTER_KEYS: Record<ExportKind, readonly FilterKey[]> = {
+  textItems: ['projects', 'bases', 'statuses', 'tags', 'assignee', 'integrated'],
+  components: ['folders', 'statuses', 'tags', 'assignee', 'integrated'],
+};
+
+const NOT_KNOWN_VARIANTS = 'filter.variants is not a known field';
+
+/** A `variants` key is a likely mistake (the fetches take one): the answer points to `variantId`. */
+function parseExportFilter(kind: ExportKind, raw: string | undefined, maxFilterIds: number): ParsedFilter {
+  try {
+    return parseFilter(raw, FILTER_KEYS[kind], maxFilterIds);
+  } catch (error) {
+    if (error instanceof Error && error.message === NOT_KNOWN_VARIANTS) {
+      throw badRequest(`${NOT_KNOWN_VARIANTS} of exports: give the variant as the variantId parameter`);
+    }
+    throw error;
+  }
+}
+
+/** The exported variant's developer ID, or null for base text (`base` names it too). */
+function chosenVariant(query: ExportQuery): string | null {
+  const { variantId, variant } = query;
+  if (variantId !== undefined && variant !== undefined && variantId !== variant) {
+    throw badRequest(`variantId and variant name different variants ('${variantId}', '${variant}'): give one`);
+  }
+  const id = variantId ?? variant;
+  return id === undefined || id === '' || id === 'base' ? null : id;
+}
+
+export function createExportsService(deps: ExportsDeps) {
+  const { db } = deps;
+
+  /** GET /textItems/export and GET /components/export: the selected texts as one file. */
+  async function exportTexts(
+    kind: ExportKind,
+    workspaceId: number,
+    revision: number,
+    query: ExportQuery,
+    maxFilterIds: number,
+  ): Promise<ExportedFile> {
+    const parsed = parseExportFilter(kind, query.filter, maxFilterIds);
+    const developerId = chosenVariant(query);
+    const [variants, variables, language] = await Promise.all([
+      deps.variants.listVariants(db, workspaceId),
+      deps.variables.listVariables(db, workspaceId),
+      baseLanguage(db, workspaceId),
+    ]);
+    const variant = developerId === null ? null : (variants.find((v) => v.developer_id === developerId) ?? null);
+    if (developerId !== null && !variant) throw badRequest(variantNotFoundMessage(developerId));
+    // The variant goes into the filter so its own status and assignee are matched as in the fetch.
+    const withVariant: ParsedFilter = { ...parsed, variants: variant ? [variant.developer_id] : ['base'] };
+    const selection =
+      kind === 'textItems'
+        ? await deps.textItems.select(workspaceId, revision, withVariant, query.sort)
+        : await deps.components.select(workspaceId, revision, withVariant);
+    const document = buildDocument(selection, variant, variables, variant?.locale_code ?? language, {
+      richText: query.richText ?? null,
+      variableOrder: query.variableOrder ?? 'default',
+      excludeVariantMetadata: query.excludeVariantMetadata ?? false,
+      includeVariableSummary: query.includeVariableSummary ?? false,
+    });
+    return exporters[query.format](document);
+  }
+
+  return { exportTexts };
+}
+
+export type ExportsService = ReturnType<typeof createExportsService>;
