@@ -34,7 +34,19 @@ export function createServices(db: Kysely<Database>, options: { changeToken?: ()
   });
   const exports = createExportsService({ db, textItems, components, variants, variables });
   const styleguides = createStyleguidesService({ db, variants, components, textItems });
-  return { accounts, blocks, components, exports, folders, projects, statuses, styleguides, textItems, variables, variants };
+  return {
+    accounts,
+    blocks,
+    components,
+    exports,
+    folders,
+    projects,
+    statuses,
+    styleguides,
+    textItems,
+    variables,
+    variants,
+  };
 }
 
 export type Services = ReturnType<typeof createServices>;
