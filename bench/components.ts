@@ -11,35 +11,13 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cli, freePort, load, root, startServer, stop, tempDatabaseUrl, waitForHttp } from './lib.js';
+import { freePort, load, root, startBenchServer, stop, waitForHttp } from './lib.js';
 
 const COMPONENTS = Number(process.env.BENCH_COMPONENTS ?? 10_000);
 const BATCH = 1_000;
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
-const DATABASE_URL = tempDatabaseUrl();
-const database = DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
-
-const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }));
-const workspace = await json(['workspace', 'create', '--name', 'bench components']);
-const email = 'bench@example.com';
-await json(['user', 'create', '--workspace', String(workspace.id), '--email', email]);
-const { key } = await json(['key', 'create', '--workspace', String(workspace.id), '--email', email]);
-
-const port = await freePort();
-const server = startServer({ DATABASE_URL, PORT: String(port) });
+const { database, key, port, server, call } = await startBenchServer('bench components');
 const base = `http://127.0.0.1:${port}/v2`;
-await waitForHttp(`http://127.0.0.1:${port}/readyz`);
-const headers = { authorization: key, 'content-type': 'application/json' };
-
-async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  const res = await fetch(`${base}/${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} /v2/${path}: ${res.status} ${await res.text()}`);
-  return res;
-}
 
 /** Peak resident set size of a process since the last reset, in MiB (Linux). */
 function peakRss(pid: number): number {

@@ -13,37 +13,15 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cli, freePort, load, root, startServer, stop, tempDatabaseUrl, waitForHttp } from './lib.js';
+import { freePort, load, root, startBenchServer, stop, waitForHttp } from './lib.js';
 
 const PROJECTS = 10;
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1_000);
 const CYCLES = 5;
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const FORMATS = ['json_icu', 'json_i18next', 'json_vue_i18n', 'arb', 'ios-strings', 'ios-stringsdict', 'android'];
-const DATABASE_URL = tempDatabaseUrl();
-const database = DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
-
-const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }));
-const workspace = await json(['workspace', 'create', '--name', 'bench exports']);
-const email = 'bench@example.com';
-await json(['user', 'create', '--workspace', String(workspace.id), '--email', email]);
-const { key } = await json(['key', 'create', '--workspace', String(workspace.id), '--email', email]);
-
-const port = await freePort();
-const server = startServer({ DATABASE_URL, PORT: String(port) });
+const { database, key, port, server, call } = await startBenchServer('bench exports');
 const base = `http://127.0.0.1:${port}/v2`;
-await waitForHttp(`http://127.0.0.1:${port}/readyz`);
-const headers = { authorization: key, 'content-type': 'application/json' };
-
-async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  const res = await fetch(`${base}/${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} /v2/${path}: ${res.status} ${await res.text()}`);
-  return res;
-}
 
 const variants = ['fr', 'de', 'ru'];
 await call('POST', 'variants', {

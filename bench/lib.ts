@@ -81,3 +81,38 @@ export async function load(
     non2xx: result.non2xx,
   };
 }
+
+export interface BenchServer {
+  DATABASE_URL: string;
+  database: 'sqlite' | 'postgres';
+  key: string;
+  port: number;
+  server: ChildProcess;
+  /** An API call with the bench key; throws on anything but 2xx. */
+  call(method: string, path: string, body?: unknown): Promise<Response>;
+}
+
+/** A fresh database with a workspace, a user and a key (through the CLI), and a server on it. */
+export async function startBenchServer(workspaceName: string): Promise<BenchServer> {
+  const DATABASE_URL = tempDatabaseUrl();
+  const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }));
+  const workspace = await json(['workspace', 'create', '--name', workspaceName]);
+  const email = 'bench@example.com';
+  await json(['user', 'create', '--workspace', String(workspace.id), '--email', email]);
+  const { key } = await json(['key', 'create', '--workspace', String(workspace.id), '--email', email]);
+  const port = await freePort();
+  const server = startServer({ DATABASE_URL, PORT: String(port) });
+  await waitForHttp(`http://127.0.0.1:${port}/readyz`);
+  const headers = { authorization: key, 'content-type': 'application/json' };
+  async function call(method: string, path: string, body?: unknown): Promise<Response> {
+    const res = await fetch(`http://127.0.0.1:${port}/v2/${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    if (!res.ok) throw new Error(`${method} /v2/${path}: ${res.status} ${await res.text()}`);
+    return res;
+  }
+  const database = DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
+  return { DATABASE_URL, database, key, port, server, call };
+}

@@ -12,7 +12,7 @@ import { unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { cli, freePort, load, root, startServer, stop, tempDatabaseUrl, waitForHttp } from './lib.js';
+import { freePort, load, root, startBenchServer, stop, waitForHttp } from './lib.js';
 
 const PROJECTS = Number(process.env.BENCH_PROJECTS ?? 20);
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1_000);
@@ -20,30 +20,8 @@ const BASE_ITEMS = 2_000;
 const BATCH = 1_000;
 const PATCH_RUNS = 10;
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
-const DATABASE_URL = tempDatabaseUrl();
-const database = DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
-
-const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }));
-const workspace = await json(['workspace', 'create', '--name', 'bench text items']);
-const email = 'bench@example.com';
-await json(['user', 'create', '--workspace', String(workspace.id), '--email', email]);
-const { key } = await json(['key', 'create', '--workspace', String(workspace.id), '--email', email]);
-
-const port = await freePort();
-const server = startServer({ DATABASE_URL, PORT: String(port) });
+const { database, key, port, server, call } = await startBenchServer('bench text items');
 const base = `http://127.0.0.1:${port}/v2`;
-await waitForHttp(`http://127.0.0.1:${port}/readyz`);
-const headers = { authorization: key, 'content-type': 'application/json' };
-
-async function call(method: string, path: string, body?: unknown): Promise<Response> {
-  const res = await fetch(`${base}/${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  if (!res.ok) throw new Error(`${method} /v2/${path}: ${res.status} ${await res.text()}`);
-  return res;
-}
 
 const variants = ['fr', 'de', 'es'];
 await call('POST', 'variants', { variants: variants.map((id) => ({ name: id.toUpperCase(), developerId: id })) });
