@@ -12,6 +12,7 @@ import { registerCompression } from './http/compression.js';
 import { registerConditionalGets } from './http/conditional.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { codeForStatus } from './http/errors.js';
+import { documentTransportStatuses } from './http/openapi.js';
 import { ResponseCache } from './http/response-cache.js';
 import { ErrorResponse } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
@@ -88,6 +89,7 @@ export async function buildApp(deps: AppDeps) {
       },
       security: [{ apiKey: [] }],
     },
+    transform: documentTransportStatuses,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

@@ -253,6 +253,28 @@ describe('OpenAPI and the reference', () => {
     expect(doc.paths['/healthz']).toBeUndefined();
   });
 
+  it('GET /v2/openapi.json lists 413/415 on body routes and 304 on keyed GETs (contract section 3)', async () => {
+    const doc = (await apiClient(ctx.app, null).get('/v2/openapi.json')).body;
+    const bodyRoutes: Array<[string, string]> = [
+      ['/v2/variants', 'patch'],
+      ['/v2/componentFolders', 'delete'],
+      ['/v2/styleguides', 'patch'],
+      ['/v2/statuses', 'put'],
+    ];
+    for (const [path, method] of bodyRoutes) {
+      const responses = doc.paths[path][method].responses;
+      expect(Object.keys(responses), `${method} ${path}`).toEqual(expect.arrayContaining(['413', '415']));
+      expect(responses['415'].content['application/json'].schema).toBeDefined();
+    }
+    for (const path of ['/v2/statuses', '/v2/variants', '/v2/users']) {
+      const responses = doc.paths[path].get.responses;
+      expect(responses['304'], path).toBeDefined();
+      expect(responses['304'].content, path).toBeUndefined();
+      expect(Object.keys(responses), path).not.toContain('415');
+    }
+    expect(Object.keys(doc.paths['/token-check'].get.responses)).not.toContain('304');
+  });
+
   it('/docs serves the interactive reference as HTML', async () => {
     let res = await ctx.app.inject({ method: 'GET', url: '/docs/' });
     for (let hops = 0; hops < 3 && res.statusCode >= 300 && res.statusCode < 400; hops += 1) {

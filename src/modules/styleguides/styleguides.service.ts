@@ -76,8 +76,12 @@ export function createStyleguidesService(deps: StyleguidesDeps) {
         if (id === BUILTIN_ID) {
           throw badRequest(`styleguides[${i}].developerId: '${BUILTIN_ID}' is reserved for the built-in style guide`);
         }
-        if (explicit.has(id))
-          throw badRequest(`styleguides[${i}].developerId: '${id}' appears more than once in this request`);
+        // Named twice in one create: the second already exists, as with every other create.
+        if (explicit.has(id)) {
+          throw conflict(
+            `styleguides[${i}].developerId: Style guide with developer ID ${id} already exists in workspace`,
+          );
+        }
         explicit.add(id);
       });
       try {

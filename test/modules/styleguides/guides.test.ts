@@ -96,8 +96,10 @@ describe('POST /v2/styleguides', () => {
         { name: 'b', developerId: 'same' },
       ],
     });
-    expect(twice.status).toBe(400);
-    expect(twice.body.message).toBe("styleguides[1].developerId: 'same' appears more than once in this request");
+    expect(twice.status).toBe(409);
+    expect(twice.body.message).toBe(
+      'styleguides[1].developerId: Style guide with developer ID same already exists in workspace',
+    );
   });
 
   it('never generates default from a name', async () => {
