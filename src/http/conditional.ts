@@ -94,6 +94,11 @@ export function registerConditionalGets(app: FastifyInstance, cache: ResponseCac
 
   /** Compresses (when worth it and accepted) and keeps the bytes, so a repeat costs neither. */
   const remember: onSendHookHandler = (request, reply, payload, done) => {
+    if (reply.statusCode >= 400) {
+      // An error is no representation of the resource: it carries no validator.
+      reply.removeHeader('etag');
+      return done(null, payload);
+    }
     if (!request.etag || reply.statusCode !== 200 || !(typeof payload === 'string' || Buffer.isBuffer(payload))) {
       return done(null, payload);
     }

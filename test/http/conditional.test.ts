@@ -131,4 +131,11 @@ describe('conditional GETs', () => {
     expect(res.status).toBe(401);
     expect(res.headers.etag).toBeUndefined();
   });
+
+  it('gives no ETag to a 400 of a keyed GET either', async () => {
+    const { api } = await createWorkspace(ctx);
+    const res = await api.get(withFilter('components', { statuses: ['NO_SUCH_STATUS'] }));
+    expect(res.status).toBe(400);
+    expect(res.headers.etag).toBeUndefined();
+  });
 });
