@@ -3,7 +3,6 @@ import {
   compile,
   createCoreContext,
   type LocaleMessage,
-  type PluralizationRule,
   registerMessageCompiler,
   translate,
 } from '@intlify/core-base';
@@ -27,20 +26,9 @@ import {
   zeta,
 } from './json-cases.js';
 
-registerMessageCompiler(compile);
+import { cldrPluralRule } from './vue-plural-rule.js';
 
-/** The rule docs/formats/json_vue_i18n.md tells apps to install, copied verbatim. */
-function cldrPluralRule(locale: string): PluralizationRule {
-  const rules = new Intl.PluralRules(locale);
-  const found = rules.resolvedOptions().pluralCategories as string[];
-  const categories = ['zero', 'one', 'two', 'few', 'many', 'other'].filter((c) => found.includes(c));
-  return (choice, choicesLength) => {
-    const n = Math.abs(choice);
-    // One form more than the locale has categories: the first is the form for exactly 0.
-    if (choicesLength === categories.length + 1) return n === 0 ? 0 : 1 + categories.indexOf(rules.select(n));
-    return Math.min(categories.indexOf(rules.select(n)), choicesLength - 1);
-  };
-}
+registerMessageCompiler(compile);
 
 function exported(doc: ExportDocument): Record<string, unknown> {
   const file = jsonVueI18n(doc);

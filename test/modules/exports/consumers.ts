@@ -4,7 +4,6 @@ import {
   compile,
   createCoreContext,
   type LocaleMessage,
-  type PluralizationRule,
   registerMessageCompiler,
   translate,
 } from '@intlify/core-base';
@@ -12,6 +11,8 @@ import { baseCompile, type CompileError } from '@intlify/message-compiler';
 import i18next from 'i18next';
 import IntlMessageFormat from 'intl-messageformat';
 import { expect } from 'vitest';
+
+import { cldrPluralRule } from '../../formats/vue-plural-rule.js';
 
 registerMessageCompiler(compile);
 
@@ -25,18 +26,6 @@ export async function i18nextOf(json: Record<string, unknown>, locale: string): 
     interpolation: { escapeValue: false },
   });
   return (key, values) => instance.t(key, values ?? {}) as string;
-}
-
-/** The pluralRules entry docs/formats/json_vue_i18n.md tells apps to install. */
-function cldrPluralRule(locale: string): PluralizationRule {
-  const rules = new Intl.PluralRules(locale);
-  const found = rules.resolvedOptions().pluralCategories as string[];
-  const categories = ['zero', 'one', 'two', 'few', 'many', 'other'].filter((c) => found.includes(c));
-  return (choice, choicesLength) => {
-    const n = Math.abs(choice);
-    if (choicesLength === categories.length + 1) return n === 0 ? 0 : 1 + categories.indexOf(rules.select(n));
-    return Math.min(categories.indexOf(rules.select(n)), choicesLength - 1);
-  };
 }
 
 export function vueI18nOf(json: Record<string, unknown>, locale: string): Render {
