@@ -87,6 +87,21 @@ describe('POST /v2/variables', () => {
     expect((await ws.api.get('variables')).body).toEqual(all.map(asRecord));
   });
 
+  it('takes number data as the original documents it, numeric strings included, and returns it as given', async () => {
+    const ws = await createWorkspace(ctx);
+    const numbers = [
+      { name: 'age', type: 'number', data: { example: 21, fallback: '18' } },
+      { name: 'price', type: 'number', data: { example: '9.99' } },
+    ];
+    expect((await ws.api.post('variables', { variables: numbers })).status).toBe(201);
+    expect((await ws.api.get('variables')).body).toEqual(numbers.map(asRecord));
+    const patched = await ws.api.patch('variables', {
+      updates: [{ developerId: 'price', data: { example: '10', fallback: 5 } }],
+    });
+    expect(patched.status).toBe(200);
+    expect((await ws.api.get('variables')).body[1].data).toEqual({ example: '10', fallback: 5 });
+  });
+
   it('returns map data whole even when its keys look like another type', async () => {
     const ws = await createWorkspace(ctx);
     const maps = [
@@ -136,8 +151,14 @@ describe('POST /v2/variables', () => {
     [{ ...greeting, name: 'g', data: { example: 'a', fallback: 2 } }, 'variables[1].data.fallback must be string'],
     [{ ...greeting, name: 'g', data: { example: 'a', extra: 'b' } }, 'variables[1].data.extra is not a known field'],
     [{ ...greeting, name: 'g', data: 'Ada' }, 'variables[1].data must be object'],
-    [{ ...count, name: 'n', data: { example: '3' } }, 'variables[1].data.example must be number'],
-    [{ ...count, name: 'n', data: { example: 3, fallback: '0' } }, 'variables[1].data.fallback must be number'],
+    [
+      { ...count, name: 'n', data: { example: 'three' } },
+      'variables[1].data.example must be a number or a string holding one',
+    ],
+    [
+      { ...count, name: 'n', data: { example: 3, fallback: 'x0' } },
+      'variables[1].data.fallback must be a number or a string holding one',
+    ],
     [{ ...help, name: 'h', data: { text: 'Help' } }, 'variables[1].data.url is required'],
     [{ ...help, name: 'h', data: { url: 'https://x.io' } }, 'variables[1].data.text is required'],
     [
@@ -223,7 +244,7 @@ describe('PATCH /v2/variables', () => {
       ],
     });
     expect(res.status).toBe(400);
-    expect(res.body.message).toBe('updates[1].data.example must be number');
+    expect(res.body.message).toBe('updates[1].data.example must be a number or a string holding one');
     expect((await ws.api.get('variables')).body).toEqual([greeting, count].map(asRecord));
   });
 

@@ -10,9 +10,13 @@ export interface StringVariableData {
   example: string;
   fallback?: string;
 }
+/**
+ * Numbers may also arrive as strings that hold one (`{"example": 21, "fallback": "18"}` is how the
+ * original product's own documentation creates a number variable). They are stored as given.
+ */
 export interface NumberVariableData {
-  example: number;
-  fallback?: number;
+  example: number | string;
+  fallback?: number | string;
 }
 export interface HyperlinkVariableData {
   text: string;
@@ -28,7 +32,7 @@ export type VariableData =
   | ListVariableData
   | MapVariableData;
 
-/** Contract section 2: a name must be usable as a placeholder in every export format. */
+/** A name must be usable as a placeholder in every export format, so it is an identifier. */
 export const VARIABLE_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
 export const VARIABLE_NAME_MAX = 64;
 
@@ -49,8 +53,17 @@ const keyPath = (path: string, key: string) =>
   /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 
 interface Field {
-  kind: 'string' | 'number';
+  /** `numeric`: a finite JSON number, or a string that holds one in decimal notation. */
+  kind: 'string' | 'numeric';
   required: boolean;
+}
+
+const NUMERIC_STRING = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** A finite number, or a string such as `"18"`, `"-2.5"` or `"1e3"` (no spaces, no hex). */
+export function isNumeric(value: unknown): value is number | string {
+  if (typeof value === 'number') return Number.isFinite(value);
+  return typeof value === 'string' && NUMERIC_STRING.test(value) && Number.isFinite(Number(value));
 }
 
 /** Checks an object against a closed set of fields: required ones present, no others, each of its kind. */
@@ -63,8 +76,8 @@ function objectError(data: unknown, path: string, fields: Record<string, Field>)
       continue;
     }
     if (field.kind === 'string' && typeof value !== 'string') return `${path}.${name} must be string`;
-    if (field.kind === 'number' && (typeof value !== 'number' || !Number.isFinite(value))) {
-      return `${path}.${name} must be number`;
+    if (field.kind === 'numeric' && !isNumeric(value)) {
+      return `${path}.${name} must be a number or a string holding one`;
     }
   }
   for (const key of Object.keys(data)) {
@@ -81,8 +94,8 @@ const checks: Record<VariableType, (data: unknown, path: string) => string | nul
     }),
   number: (data, path) =>
     objectError(data, path, {
-      example: { kind: 'number', required: true },
-      fallback: { kind: 'number', required: false },
+      example: { kind: 'numeric', required: true },
+      fallback: { kind: 'numeric', required: false },
     }),
   hyperlink: (data, path) => {
     const shape = objectError(data, path, {

@@ -8,7 +8,7 @@ import { VARIABLE_NAME_MAX, VARIABLE_TYPES } from './variable-data.js';
 const NAME_RULE = `matches ^[A-Za-z_][A-Za-z0-9_]*$, at most ${VARIABLE_NAME_MAX} characters`;
 
 const DATA_DESCRIPTION =
-  'Depends on `type`. string: `{ example: string, fallback?: string }`; number: `{ example: number, fallback?: number }`; ' +
+  'Depends on `type`. string: `{ example: string, fallback?: string }`; number: `{ example, fallback? }`, each a number or a string holding one (`"18"`), returned as given; ' +
   'hyperlink: `{ text, url }` with an absolute URL; list: a non-empty array of strings; ' +
   'map: an object with at least one entry whose keys and values are strings.';
 
