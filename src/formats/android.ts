@@ -4,12 +4,13 @@
  */
 import { normalize } from '../richtext/normalize.js';
 import { tokenize } from '../richtext/tokenize.js';
-import { splitTemplate } from '../text/placeholders.js';
+import { splitTemplate, usedVariables } from '../text/placeholders.js';
 import { androidValue, type ValuePiece } from './shared/android-value.js';
 import { pluralForms } from './shared/plurals.js';
-import { orderVariables, printfConversion, variableExample } from './shared/variables.js';
+import { orderVariables, variableExample } from './shared/variables.js';
+import { variantCommentTexts } from './shared/variant-comments.js';
 import { xmlAttribute, xmlComment } from './shared/xml.js';
-import type { ExportDocument, ExportEntry, ExportedFile, Exporter } from './types.js';
+import type { ExportDocument, ExportedFile, Exporter, ExportVariable } from './types.js';
 
 interface Argument {
   spec: string;
@@ -17,38 +18,33 @@ interface Argument {
 }
 
 export const android: Exporter = (document: ExportDocument): ExportedFile => {
-  const lines = [
-    '<?xml version="1.0" encoding="utf-8"?>',
-    '<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">',
-  ];
-  const variant = document.variant;
-  if (variant !== null && !document.options.excludeVariantMetadata) {
-    lines.push(`  ${xmlComment(`Variant: ${variant.name}`)}`);
-    if (variant.description !== '') lines.push(`  ${xmlComment(`Variant description: ${variant.description}`)}`);
-  }
+  const lines = ['<?xml version="1.0" encoding="utf-8"?>'];
+  for (const text of variantCommentTexts(document)) lines.push(xmlComment(text));
+  lines.push('<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">');
   const taken = new Set<string>();
+  const rich = document.options.richText !== null;
   for (const entry of document.entries) {
-    const names = `name="${resourceName(entry.id, taken)}" developer_id="${xmlAttribute(entry.id)}"`;
-    const args = argumentsOf(entry, document);
-    const rich = document.options.richText !== null;
+    const names = `name="${resourceName(entry.id, taken)}" ditto_api_id="${xmlAttribute(entry.id)}"`;
     if (entry.notes !== '') lines.push(`  ${xmlComment(entry.notes)}`);
-    if (entry.plurals.length === 0) {
-      const pieces = piecesOf(entry.text, rich ? entry.richText : null, args);
-      const formatted = pieces.some((piece) => piece.kind === 'variable');
-      const percents = entry.text.split('%').length - 1;
-      const attributes = !formatted && percents >= 2 ? `${names} formatted="false"` : names;
-      lines.push(`  <string ${attributes}>${androidValue(pieces, formatted)}</string>`);
-      continue;
-    }
+    // A plural record keeps its primary text as a <string> of the same name (as the original
+    // does, so `R.string.<name>` still resolves); it is numbered like any other string.
+    const own = argumentsOf(entry.variables, [entry.text], document);
+    const primary = piecesOf(entry.text, rich ? entry.richText : null, own);
+    const formatted = primary.some((piece) => piece.kind === 'variable');
+    const percents = entry.text.split('%').length - 1;
+    const attributes = !formatted && percents >= 2 ? `${names} formatted="false"` : names;
+    lines.push(`  <string ${attributes}>${androidValue(primary, formatted)}</string>`);
+    if (entry.plurals.length === 0) continue;
+    const args = argumentsOf(entry.variables, null, document);
     const forms = pluralForms(entry, document.locale).map((form) => ({
       form: form.form,
       pieces: piecesOf(form.text, rich ? form.richText : null, args),
     }));
     // `getQuantityString(id, n, args)` formats every item once the record has arguments.
-    const formatted = forms.some((form) => form.pieces.some((piece) => piece.kind === 'variable'));
+    const pluralFormatted = forms.some((form) => form.pieces.some((piece) => piece.kind === 'variable'));
     lines.push(`  <plurals ${names}>`);
     for (const form of forms) {
-      lines.push(`    <item quantity="${form.form}">${androidValue(form.pieces, formatted)}</item>`);
+      lines.push(`    <item quantity="${form.form}">${androidValue(form.pieces, pluralFormatted)}</item>`);
     }
     lines.push('  </plurals>');
   }
@@ -68,14 +64,24 @@ function resourceName(id: string, taken: Set<string>): string {
   return name;
 }
 
-/** Variables numbered from 1 in `variableOrder`; the quantity is passed separately on Android. */
-function argumentsOf(entry: ExportEntry, document: ExportDocument): Map<string, Argument> {
-  const ordered = orderVariables(entry.variables, document.options.variableOrder);
+/**
+ * Variables numbered from 1 in `variableOrder`, every one a string argument (`%1$s`), numbers
+ * included, as the original writes them. `texts` limits them to the variables those texts use,
+ * so a string never skips a position; the quantity of a plural is passed separately on Android.
+ */
+function argumentsOf(
+  variables: readonly ExportVariable[],
+  texts: readonly string[] | null,
+  document: ExportDocument,
+): Map<string, Argument> {
+  let ordered = orderVariables(variables, document.options.variableOrder);
+  if (texts !== null) {
+    const names = ordered.map((variable) => variable.name);
+    const used = new Set(usedVariables(texts, names));
+    ordered = ordered.filter((variable) => used.has(variable.name));
+  }
   return new Map(
-    ordered.map((variable, index) => [
-      variable.name,
-      { spec: `%${index + 1}$${printfConversion(variable, 'android')}`, example: variableExample(variable) },
-    ]),
+    ordered.map((variable, index) => [variable.name, { spec: `%${index + 1}$s`, example: variableExample(variable) }]),
   );
 }
 

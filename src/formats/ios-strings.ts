@@ -1,9 +1,10 @@
 /**
  * ios-strings: a UTF-8 `Localizable.strings` file, `"key" = "value";` per record (rules and
  * choices in docs/formats/ios-strings.md). Plural records carry their primary text only; their
- * forms go to the stringsdict.
+ * forms go to the stringsdict. A variant export starts with the original's two variant comments.
  */
-import { appleArguments, appleFormat } from './shared/apple.js';
+import { appleFormat, stringsArguments } from './shared/apple.js';
+import { variantCommentTexts } from './shared/variant-comments.js';
 import type { ExportDocument, ExportedFile, Exporter } from './types.js';
 
 export const iosStrings: Exporter = (document: ExportDocument): ExportedFile => {
@@ -11,7 +12,7 @@ export const iosStrings: Exporter = (document: ExportDocument): ExportedFile => 
   const header = variantComments(document);
   if (header) blocks.push(header);
   for (const entry of document.entries) {
-    const value = appleFormat(entry.text, appleArguments(entry, document.options.variableOrder));
+    const value = appleFormat(entry.text, stringsArguments(entry.text, entry, document.options.variableOrder));
     const comment = entry.notes === '' ? '' : `${stringsComment(entry.notes)}\n`;
     blocks.push(`${comment}"${escapeStrings(entry.id)}" = "${escapeStrings(value)}";`);
   }
@@ -19,11 +20,7 @@ export const iosStrings: Exporter = (document: ExportDocument): ExportedFile => 
 };
 
 function variantComments(document: ExportDocument): string {
-  const variant = document.variant;
-  if (variant === null || document.options.excludeVariantMetadata) return '';
-  const lines = [stringsComment(`Variant: ${variant.name}`)];
-  if (variant.description !== '') lines.push(stringsComment(`Variant description: ${variant.description}`));
-  return lines.join('\n');
+  return variantCommentTexts(document).map(stringsComment).join('\n');
 }
 
 /** A `/* *\/` comment; a `*\/` inside the text would end it early, so it is written `*\/`. */

@@ -4,13 +4,13 @@
  */
 import { type JsonPairs, jsonFile, variableSummary, variantMetadata } from './shared/json.js';
 import { pluralForms } from './shared/plurals.js';
-import { exportText, richTextMode } from './shared/texts.js';
+import { exportText } from './shared/texts.js';
 import type { ExportDocument, ExportedFile, Exporter } from './types.js';
 
 export const jsonI18next: Exporter = (document: ExportDocument): ExportedFile => {
   const pairs: JsonPairs = variantMetadata(document);
   for (const entry of document.entries) {
-    const mode = richTextMode(entry, document.options);
+    const mode = document.options.richText;
     pairs.push([entry.id, exportText(entry.text, entry.richText, mode)]);
     if (entry.plurals.length === 0) continue;
     // i18next looks up `_zero` for a count of 0 in every language before the locale's own

@@ -5,7 +5,7 @@
 import { renderTemplate } from '../text/placeholders.js';
 import { type JsonPairs, jsonFile, variableSummary, variantMetadata } from './shared/json.js';
 import { pluralCases, zeroCategoryIsExactlyZero } from './shared/plurals.js';
-import { exportText, richTextMode } from './shared/texts.js';
+import { exportText } from './shared/texts.js';
 import type { ExportDocument, ExportEntry, ExportedFile, Exporter } from './types.js';
 
 /**
@@ -52,7 +52,7 @@ function vueText(text: string, known: ReadonlySet<string>): string {
  * install the `pluralRules` function the docs give.
  */
 function vueMessage(entry: ExportEntry, document: ExportDocument): string {
-  const mode = richTextMode(entry, document.options);
+  const mode = document.options.richText;
   const known = new Set(entry.variables.map((variable) => variable.name));
   if (entry.plurals.length === 0) return vueText(exportText(entry.text, entry.richText, mode), known);
   const { exactZero, categories } = pluralCases(entry, document.locale);

@@ -54,3 +54,11 @@ function renderRuns(runs: Run[], mode: RichTextMode): string {
     .map((line) => `<p>${serializeRuns(line, '')}</p>`)
     .join('');
 }
+
+/**
+ * The `richText` of a record as the API returns it: the stored markup rendered in `mode`, or for a
+ * plain record its escaped text. Fetches and exports both use this, so they agree byte for byte.
+ */
+export function richTextOf(record: { text: string; richText: string | null }, mode: RichTextMode): string {
+  return record.richText !== null ? renderRichText(record.richText, mode) : plainToRichText(record.text, mode);
+}

@@ -49,11 +49,25 @@ const parser = new XMLParser({
 
 const SPACE = /[ \t\n\v\f\r]/;
 
-export function decodeResources(xml: string): { resources: DecodedResource[]; comments: string[] } {
+export interface DecodedFile {
+  resources: DecodedResource[];
+  /** Every comment inside `<resources>`. */
+  comments: string[];
+  /** The comments before the root element (after the XML declaration). */
+  leadingComments: string[];
+}
+
+export function decodeResources(xml: string): DecodedFile {
   const valid = XMLValidator.validate(xml);
   if (valid !== true) throw new Error(`not well-formed XML: ${valid.err.msg} at line ${valid.err.line}`);
-  const root = (parser.parse(xml) as XmlNode[]).find((node) => 'resources' in node);
-  if (!root) throw new Error('no <resources> element');
+  const top = parser.parse(xml) as XmlNode[];
+  const rootIndex = top.findIndex((node) => 'resources' in node);
+  if (rootIndex === -1) throw new Error('no <resources> element');
+  const root = top[rootIndex]!;
+  const leadingComments = top
+    .slice(0, rootIndex)
+    .filter((node) => '#comment' in node)
+    .map((node) => textOf(node['#comment'] as XmlNode[]).trim());
   const resources: DecodedResource[] = [];
   const allComments: string[] = [];
   let comments: string[] = [];
@@ -78,7 +92,7 @@ export function decodeResources(xml: string): { resources: DecodedResource[]; co
       comments = [];
     }
   }
-  return { resources, comments: allComments };
+  return { resources, comments: allComments, leadingComments };
 }
 
 function textOf(nodes: XmlNode[]): string {

@@ -34,7 +34,7 @@ describe('android', () => {
     const entries = texts.map((text, index) => entry(`text-${index}`, text));
     const body = android(document(entries)).body;
     const resources = decodeResources(body).resources;
-    expect(resources.map((r) => r.attributes.developer_id)).toEqual(entries.map((e) => e.id));
+    expect(resources.map((r) => r.attributes.ditto_api_id)).toEqual(entries.map((e) => e.id));
     for (const [index, resource] of resources.entries()) expect(valueIn(resource).text).toBe(texts[index]);
     const asr = await asr2js(body);
     let compared = 0;
@@ -50,20 +50,11 @@ describe('android', () => {
     const body = android(
       document([entry('a', ' x'), entry('b', 'x  y'), entry('c', 'x y'), entry('d', '@x @'), entry('e', '?')]),
     ).body;
-    expect(body).toContain('<string name="a" developer_id="a">" x"</string>');
-    expect(body).toContain('<string name="b" developer_id="b">"x  y"</string>');
-    expect(body).toContain('<string name="c" developer_id="c">x y</string>');
-    expect(body).toContain('<string name="d" developer_id="d">\\@x @</string>');
-    expect(body).toContain('<string name="e" developer_id="e">\\?</string>');
-  });
-
-  it('sanitises names, keeps the developer ID and keeps names unique', () => {
-    const resources = load(document([entry('welcome-title', 'a'), entry('welcome_title', 'b'), entry('home.v2', 'c')]));
-    expect(resources.map((r) => [r.attributes.name, r.attributes.developer_id])).toEqual([
-      ['welcome_title', 'welcome-title'],
-      ['welcome_title_2', 'welcome_title'],
-      ['home.v2', 'home.v2'],
-    ]);
+    expect(body).toContain('<string name="a" ditto_api_id="a">" x"</string>');
+    expect(body).toContain('<string name="b" ditto_api_id="b">"x  y"</string>');
+    expect(body).toContain('<string name="c" ditto_api_id="c">x y</string>');
+    expect(body).toContain('<string name="d" ditto_api_id="d">\\@x @</string>');
+    expect(body).toContain('<string name="e" ditto_api_id="e">\\?</string>');
   });
 
   it.each([
@@ -76,21 +67,23 @@ describe('android', () => {
     expect(valueIn(resource!).text).toBe(text);
   });
 
-  it('writes variables as xliff:g with positional Android conversions and %% for a literal %', () => {
+  it('writes every variable, numbers included, as a string argument in xliff:g, and %% for a literal %', () => {
     const variables = [name, total, price, link, size];
     const text = "{{name}}'s {{total}} items at {{price}} (100%) on {{link}} in {{size}} {{unknown}}";
     const [resource] = load(document([entry('order', text, { variables })]));
     expect(resource!.attributes.formatted).toBeUndefined();
     const value = valueIn(resource!);
-    expect(value.text).toBe("%1$s's %2$d items at %3$f (100%%) on %4$s in %5$s {{unknown}}");
+    expect(value.text).toBe("%1$s's %2$s items at %3$s (100%%) on %4$s in %5$s {{unknown}}");
     expect(value.placeholders).toEqual([
       { id: 'name', example: 'Ann "A" & <B>', content: '%1$s' },
-      { id: 'total', example: '12', content: '%2$d' },
-      { id: 'price', example: '9.5', content: '%3$f' },
+      { id: 'total', example: '12', content: '%2$s' },
+      { id: 'price', example: '9.5', content: '%3$s' },
       { id: 'link', example: 'our site', content: '%4$s' },
       { id: 'size', example: 'small', content: '%5$s' },
     ]);
-    const values = { name: 'Ann', total: 12, price: 9.5, link: 'our site', size: 'small' };
+    const body = android(document([entry('order', text, { variables })])).body;
+    expect(body).toContain('<xliff:g id="total" example="12">%2$s</xliff:g>');
+    const values = { name: 'Ann', total: '12', price: '9.5', link: 'our site', size: 'small' };
     const expected = renderTemplate(text, new Set(Object.keys(values)), (v) =>
       String(values[v as keyof typeof values]),
     );
@@ -117,7 +110,10 @@ describe('android', () => {
   for (const [locale, counts] of Object.entries(PLURAL_COUNTS)) {
     it(`writes plurals with an item per category of ${locale} and selects them`, () => {
       const forms = { zero: 'none', one: '{{count}} one', few: "{{count}} few '%'", other: '{{count}} other' };
-      const [resource] = load(document([entry('c', 'x', { plurals: plurals(forms), variables: [count] })], { locale }));
+      const [twin, resource] = load(
+        document([entry('c', 'x', { plurals: plurals(forms), variables: [count] })], { locale }),
+      );
+      expect(twin!.kind).toBe('string');
       expect(resource!.kind).toBe('plurals');
       const categories = ['zero', ...new Intl.PluralRules(locale).resolvedOptions().pluralCategories];
       expect([...resource!.values.keys()].sort()).toEqual([...new Set(categories)].sort());
@@ -125,7 +121,7 @@ describe('android', () => {
       for (const n of counts) {
         // getQuantityString picks the locale's CLDR category; `zero` only where CLDR has it.
         const category = rules.select(n);
-        const text = formatPrintf(valueIn(resource!, category).text, [n]);
+        const text = formatPrintf(valueIn(resource!, category).text, [String(n)]);
         const source = (forms as Record<string, string>)[category] ?? forms.other;
         expect(text).toBe(source.replace('{{count}}', String(n)));
       }
@@ -134,9 +130,9 @@ describe('android', () => {
 
   it('fills a zero category that is not exactly 0 (lv) from other, and uses the zero form where it is', () => {
     const record = entry('c', 'x', { plurals: plurals({ zero: 'none', one: 'one', other: 'many' }) });
-    expect(valueIn(load(document([record], { locale: 'lv' }))[0]!, 'zero').text).toBe('many');
-    expect(valueIn(load(document([record], { locale: 'ar' }))[0]!, 'zero').text).toBe('none');
-    expect(valueIn(load(document([record], { locale: 'en' }))[0]!, 'zero').text).toBe('none');
+    expect(valueIn(load(document([record], { locale: 'lv' }))[1]!, 'zero').text).toBe('many');
+    expect(valueIn(load(document([record], { locale: 'ar' }))[1]!, 'zero').text).toBe('none');
+    expect(valueIn(load(document([record], { locale: 'en' }))[1]!, 'zero').text).toBe('none');
   });
 
   it('formats every item of a plural record once any item has arguments', () => {
@@ -144,10 +140,10 @@ describe('android', () => {
       plurals: plurals({ one: '100% one', other: '{{count}}% of {{name}}' }),
       variables: [name, count],
     });
-    const [resource] = load(document([record]));
+    const [, resource] = load(document([record]));
     expect(valueIn(resource!, 'one').text).toBe('100%% one');
-    expect(formatPrintf(valueIn(resource!, 'other').text, ['Ann', 40])).toBe('40% of Ann');
-    const plain = load(document([entry('q', 'x', { plurals: plurals({ one: '1%', other: '2% 3%' }) })]))[0]!;
+    expect(formatPrintf(valueIn(resource!, 'other').text, ['Ann', '40'])).toBe('40% of Ann');
+    const plain = load(document([entry('q', 'x', { plurals: plurals({ one: '1%', other: '2% 3%' }) })]))[1]!;
     expect(valueIn(plain, 'other').text).toBe('2% 3%');
   });
 
@@ -176,20 +172,6 @@ describe('android', () => {
       const value = valueIn(load(document([rich]))[0]!);
       expect(value.spans).toEqual([]);
       expect(formatPrintf(value.text, ['Ann'])).toBe("Hi  bold\nnext it's Ann 5% ");
-    });
-  });
-
-  describe('comments', () => {
-    const variant = { id: 'fr', name: 'French -- FR', description: 'For France -' };
-    it('writes notes above the element and the variant at the top', () => {
-      const body = android(document([entry('a', 'x', { notes: 'Shown --> here' })], { variant, locale: 'fr' })).body;
-      const { resources, comments } = decodeResources(body);
-      expect(comments).toEqual(['Variant: French - - FR', 'Variant description: For France -', 'Shown - -&gt; here']);
-      expect(resources[0]!.comments).toEqual(comments);
-    });
-    it('leaves the variant out with excludeVariantMetadata', () => {
-      const body = android(document([entry('a', 'x')], { variant, options: { excludeVariantMetadata: true } })).body;
-      expect(decodeResources(body).comments).toEqual([]);
     });
   });
 

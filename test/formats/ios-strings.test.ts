@@ -4,7 +4,7 @@ import { iosStrings } from '../../src/formats/ios-strings.js';
 import type { ExportVariable } from '../../src/formats/types.js';
 import { renderTemplate } from '../../src/text/placeholders.js';
 import { document, entry, plurals, TRICKY_TEXTS, variable } from './fixtures.js';
-import { formatPrintf } from './printf.js';
+import { formatPrintf, positionsAreContiguous } from './printf.js';
 import { decodeStrings } from './strings-decoder.js';
 
 const stringsFiles = createRequire(import.meta.url)('i18n-strings-files') as {
@@ -52,13 +52,13 @@ describe('ios-strings', () => {
     expect(iosStrings(document([])).body).toBe('');
   });
 
-  it('numbers variables by position with Apple conversions and escapes a literal %', () => {
+  it('numbers every variable, numbers included, as a string argument and escapes a literal %', () => {
     const variables = [name, total, price, link, fruits];
     const text = '{{name}} has {{total}} items at {{price}} (100%) on {{link}}: {{fruits}} {{unknown}} {{ name }}';
     const decoded = decodeStrings(iosStrings(document([entry('order', text, { variables })])).body);
     const value = decoded.get('order')!.value;
-    expect(value).toBe('%1$@ has %2$lld items at %3$f (100%%) on %4$@: %5$@ {{unknown}} %1$@');
-    const args = ['Ann', 12, 9.5, 'our site', 'apple'];
+    expect(value).toBe('%1$@ has %2$@ items at %3$@ (100%%) on %4$@: %5$@ {{unknown}} %1$@');
+    const args = ['Ann', '12', '9.5', 'our site', 'apple'];
     const values = { name: 'Ann', total: 12, price: 9.5, link: 'our site', fruits: 'apple' };
     expect(formatPrintf(value, args)).toBe(rendered(text, values, variables));
   });
@@ -88,7 +88,7 @@ describe('ios-strings', () => {
     expect(formatPrintf(value, args)).toBe('A then B');
   });
 
-  it('writes plural records with their primary text, numbered like their stringsdict entry', () => {
+  it('writes plural records with their primary text, numbered like any string (the forms are in the stringsdict)', () => {
     const cart = entry('cart', '{{count}} items for {{name}} (5%)', {
       plurals: plurals({ one: '{{count}} item', other: '{{count}} items' }),
       variables: [name, count],
@@ -97,10 +97,14 @@ describe('ios-strings', () => {
       plurals: plurals({ one: 'one', other: 'many' }),
       variables: [name],
     });
-    const decoded = decodeStrings(iosStrings(document([cart, noCount])).body);
-    expect(decoded.get('cart')!.value).toBe('%1$lld items for %2$@ (5%%)');
-    expect(formatPrintf(decoded.get('cart')!.value, [4, 'Ann'])).toBe('4 items for Ann (5%)');
-    expect(decoded.get('left')!.value).toBe('%2$@ left');
+    const plain = entry('plain', '5% of 100%', { plurals: plurals({ one: 'one', other: 'many' }) });
+    const decoded = decodeStrings(iosStrings(document([cart, noCount, plain])).body);
+    // name was created before count, so it is argument 1.
+    expect(decoded.get('cart')!.value).toBe('%2$@ items for %1$@ (5%%)');
+    expect(formatPrintf(decoded.get('cart')!.value, ['Ann', '4'])).toBe('4 items for Ann (5%)');
+    expect(decoded.get('left')!.value).toBe('%1$@ left');
+    expect(decoded.get('plain')!.value).toBe('5% of 100%');
+    for (const { value } of decoded.values()) expect(positionsAreContiguous(value), value).toBe(true);
   });
 
   it('puts notes in a comment above the pair, with */ escaped', () => {
@@ -125,16 +129,29 @@ describe('ios-strings', () => {
     expect(() => decodeStrings('"a" = "x";\n"a" = "y";')).toThrow('duplicate key');
   });
 
-  describe('variant metadata', () => {
+  describe('variant comments', () => {
     const variant = { id: 'fr', name: 'French */ FR', description: 'For France' };
-    it('comments the variant name and description at the top', () => {
+    it('start the file with the variant name and description, as the original writes them', () => {
       const body = iosStrings(document([entry('a', 'x')], { variant, locale: 'fr' })).body;
-      expect(body.startsWith('/* Variant: French *\\/ FR */\n/* Variant description: For France */\n\n')).toBe(true);
-      expect(decodeStrings(body).get('a')!.value).toBe('x');
+      expect(body).toBe('/* Variant Name: French *\\/ FR */\n/* Variant Description: For France */\n\n"a" = "x";\n');
+      expect(decodeStrings(body).get('a')).toEqual({
+        value: 'x',
+        comments: ['Variant Name: French *\\/ FR', 'Variant Description: For France'],
+      });
+      expect(Object.keys(stringsFiles.parse(body))).toEqual(['a']);
     });
-    it('leaves them out with excludeVariantMetadata and for base text', () => {
-      const excluded = iosStrings(document([entry('a', 'x')], { variant, options: { excludeVariantMetadata: true } }));
-      expect(excluded.body).toBe('"a" = "x";\n');
+    it('write both lines when the description is empty, even in an empty file', () => {
+      const empty = { ...variant, name: 'French', description: '' };
+      expect(iosStrings(document([], { variant: empty })).body).toBe(
+        '/* Variant Name: French */\n/* Variant Description: */\n',
+      );
+      expect(decodeStrings(iosStrings(document([], { variant: empty })).body).size).toBe(0);
+    });
+    it('stay with excludeVariantMetadata (a JSON parameter), and base text has none', () => {
+      const kept = iosStrings(document([entry('a', 'x')], { variant, options: { excludeVariantMetadata: true } }));
+      expect(kept.body.startsWith('/* Variant Name: French *\\/ FR */\n/* Variant Description: For France */\n')).toBe(
+        true,
+      );
       expect(iosStrings(document([entry('a', 'x')])).body).toBe('"a" = "x";\n');
     });
   });

@@ -37,14 +37,22 @@ function checkStructure(record: Dict, argumentCount: number): void {
   expect(forms.NSStringFormatSpecTypeKey).toBe('NSStringPluralRuleType');
   expect(forms.NSStringFormatValueTypeKey).toBe('lld');
   expect(forms.other).toBeTypeOf('string');
+  // Argument 1 is the plural count of the format key; the forms use the rest, none skipped.
+  const used = new Set([1]);
   for (const [key, form] of Object.entries(forms)) {
     if (key.startsWith('NSString')) continue;
     expect(['zero', 'one', 'two', 'few', 'many', 'other']).toContain(key);
     for (const position of argumentPositions(form as string)) {
       expect(position).toBeGreaterThanOrEqual(1);
       expect(position).toBeLessThanOrEqual(argumentCount);
+      used.add(position);
+    }
+    // Only the plural count is a number: every other argument is a string (`%N$@`).
+    for (const match of (form as string).replace(/%%/g, '').matchAll(/%(\d+)\$(\w+|@)/g)) {
+      expect(match[2], form as string).toBe(match[1] === '1' ? 'lld' : '@');
     }
   }
+  expect([...used].sort((a, b) => a - b)).toEqual(Array.from({ length: argumentCount }, (_, i) => i + 1));
 }
 
 const cart = (extra: Partial<ExportEntry> = {}): ExportEntry =>
@@ -119,7 +127,7 @@ describe('ios-stringsdict', () => {
     });
   }
 
-  it('numbers the plural count 1 and the variables from 2, and lists them in a comment', () => {
+  it('numbers the plural count 1 (%1$lld) and the variables from 2 as strings, listed in a Variables comment', () => {
     const record = cart({
       plurals: plurals({
         one: '{{name}} has {{count}} item at {{price}}',
@@ -128,16 +136,17 @@ describe('ios-stringsdict', () => {
       variables: [price, name, count],
     });
     const file = iosStringsdict(document([record]));
-    expect(file.body).toContain('<!-- Arguments: 1 count (plural count), 2 name, 3 price -->');
+    expect(file.body).toContain('\t<!-- Variables: count, name, price -->\n\t<key>cart</key>');
     const dict = plist.parse(file.body) as Dict;
     checkStructure(dict.cart as Dict, 3);
-    expect(render(dict.cart as Dict, 'en', 1, ['Ann', 2.5])).toBe('Ann has 1 item at 2.5');
-    expect(render(dict.cart as Dict, 'en', 7, ['Ann', 2.5])).toBe('Ann has 7 items, 5% off');
+    expect(((dict.cart as Dict).count as Dict).one).toBe('%2$@ has %1$lld item at %3$@');
+    expect(render(dict.cart as Dict, 'en', 1, ['Ann', '2.5'])).toBe('Ann has 1 item at 2.5');
+    expect(render(dict.cart as Dict, 'en', 7, ['Ann', '2.5'])).toBe('Ann has 7 items, 5% off');
   });
 
   it.each([
-    ['default', ['B', 'A'], '2 b, 3 a'],
-    ['alphabetical', ['A', 'B'], '2 a, 3 b'],
+    ['default', ['B', 'A'], 'count, b, a'],
+    ['alphabetical', ['A', 'B'], 'count, a, b'],
   ] as const)('orders the arguments after the count by variableOrder=%s', (variableOrder, args, listed) => {
     const b = variable('b', 'string', { example: 'B' }, 0);
     const a = variable('a', 'string', { example: 'A' }, 1);
@@ -146,7 +155,7 @@ describe('ios-stringsdict', () => {
       variables: [a, b, count],
     });
     const file = iosStringsdict(document([record], { options: { variableOrder } }));
-    expect(file.body).toContain(`<!-- Arguments: 1 count (plural count), ${listed} -->`);
+    expect(file.body).toContain(`<!-- Variables: ${listed} -->`);
     const dict = plist.parse(file.body) as Dict;
     checkStructure(dict.t as Dict, 3);
     expect(render(dict.t as Dict, 'en', 4, args)).toBe('AB 4');
@@ -156,7 +165,7 @@ describe('ios-stringsdict', () => {
     const label = variable('count', 'string', { example: 'many' }, 9);
     const record = entry('t', 'x', { plurals: plurals({ other: '{{count}} and {{name}}' }), variables: [label, name] });
     const file = iosStringsdict(document([record]));
-    expect(file.body).toContain('<!-- Arguments: 1 (plural count), 2 name, 3 count -->');
+    expect(file.body).toContain('<!-- Variables: name, count -->');
     const dict = plist.parse(file.body) as Dict;
     checkStructure(dict.t as Dict, 3);
     expect(render(dict.t as Dict, 'en', 5, ['Ann', 'lots'])).toBe('lots and Ann');
@@ -183,18 +192,46 @@ describe('ios-stringsdict', () => {
     expect(render(dict.r as Dict, 'en', 2, [])).toBe('Bold 2');
   });
 
-  describe('variant metadata and notes', () => {
+  it('numbers only the variables the forms use, so no position is skipped', () => {
+    const record = entry('t', '{{price}} for {{name}}', {
+      plurals: plurals({ one: '{{count}} for {{name}}', other: '{{count}} each for {{name}}' }),
+      variables: [count, name, price],
+    });
+    const file = iosStringsdict(document([record]));
+    expect(file.body).toContain('<!-- Variables: count, name -->');
+    const dict = plist.parse(file.body) as Dict;
+    checkStructure(dict.t as Dict, 2);
+    expect(render(dict.t as Dict, 'en', 3, ['Ann'])).toBe('3 each for Ann');
+  });
+
+  it('writes no Variables comment for a record without variables', () => {
+    const record = entry('bare', 'x', { plurals: plurals({ one: 'One left', other: 'Some left' }) });
+    const file = iosStringsdict(document([record]));
+    expect(file.body).not.toContain('Variables');
+    expect(file.body).toContain('<dict>\n\t<key>bare</key>');
+    checkStructure((plist.parse(file.body) as Dict).bare as Dict, 1);
+  });
+
+  describe('variant comments and notes', () => {
     const variant = { id: 'de', name: 'German -- formal', description: 'Sie-Form' };
-    it('writes comments that the plist parser skips', () => {
+    it('puts the variant comments before the root element, and notes above the entry', () => {
       const file = iosStringsdict(document([cart({ notes: 'Cart badge --> count' })], { variant, locale: 'de' }));
-      expect(file.body).toContain('<!-- Variant: German - - formal -->');
-      expect(file.body).toContain('<!-- Variant description: Sie-Form -->');
-      expect(file.body).toContain('<!-- Cart badge - -&gt; count -->');
+      expect(file.body).toContain(
+        'PropertyList-1.0.dtd">\n<!-- Variant Name: German - - formal -->\n<!-- Variant Description: Sie-Form -->\n<plist version="1.0">\n',
+      );
+      expect(file.body).toContain(
+        '\t<!-- Cart badge - -&gt; count -->\n\t<!-- Variables: count -->\n\t<key>cart</key>',
+      );
       checkStructure((plist.parse(file.body) as Dict).cart as Dict, 1);
     });
-    it('leaves them out with excludeVariantMetadata', () => {
-      const file = iosStringsdict(document([cart()], { variant, options: { excludeVariantMetadata: true } }));
-      expect(file.body).not.toContain('Variant');
+    it('writes both lines when the description is empty, also with excludeVariantMetadata', () => {
+      const empty = { ...variant, name: 'German', description: '' };
+      for (const excludeVariantMetadata of [false, true]) {
+        const file = iosStringsdict(document([cart()], { variant: empty, options: { excludeVariantMetadata } }));
+        expect(file.body).toContain('<!-- Variant Name: German -->\n<!-- Variant Description: -->\n<plist');
+        checkStructure((plist.parse(file.body) as Dict).cart as Dict, 1);
+      }
+      expect(iosStringsdict(document([cart()])).body).not.toContain('Variant');
     });
   });
 });

@@ -116,11 +116,12 @@ describe('json_i18next', () => {
     expect(jsonI18next(alphabetical).body).toBe(jsonI18next(document(records)).body);
   });
 
-  it('exports stored markup with richText', async () => {
+  it('exports stored markup with richText, and plain records as escaped markup', async () => {
     const rich = entry('r', 'bold {{name}}', { richText: '<strong>bold</strong> {{name}}<br>x', variables: [name] });
-    const html = await load(document([rich, entry('p', 'a <b>')], { options: { richText: 'html' } }));
+    const plain = entry('p', '5 > 3 and 2 < 4 & {{name}}\nnext', { variables: [name] });
+    const html = await load(document([rich, plain], { options: { richText: 'html' } }));
     expect(html.t('r', { name: 'Ann' })).toBe('<strong>bold</strong> Ann<br />x');
-    expect(html.t('p')).toBe('a <b>');
+    expect(html.t('p', { name: 'Ann' })).toBe('5 &gt; 3 and 2 &lt; 4 &amp; Ann<br />next');
     const paragraphs = await load(document([rich], { options: { richText: 'html_paragraphs' } }));
     expect(paragraphs.t('r', { name: 'Ann' })).toBe('<p><strong>bold</strong> Ann</p><p>x</p>');
     expect((await load(document([rich]))).t('r', { name: 'Ann' })).toBe('bold Ann');

@@ -32,18 +32,37 @@ function exported(doc: ExportDocument): Record<string, string> {
   return JSON.parse(file.body);
 }
 
-/** Parses strictly, then renders with both runtimes; they must agree. */
+/**
+ * Parses strictly, then renders with both runtimes, which must agree. formatjs reads `<x>` as a
+ * rich-text tag, so text is rendered as a formatjs app shows literal markup: with `ignoreTag`.
+ */
 function render(message: string, locale: string, values: Record<string, unknown> = {}): string {
-  parse(message, { requiresOtherClause: true });
-  const formatjs = new IntlMessageFormat(message, locale).format(values) as string;
+  parse(message, { requiresOtherClause: true, ignoreTag: true });
+  const formatjs = new IntlMessageFormat(message, locale, undefined, { ignoreTag: true }).format(values) as string;
   const messageformat = new MessageFormat(locale, { strict: true }).compile(message)(values);
   expect(messageformat).toBe(formatjs);
   return formatjs;
 }
 
+/** Tag functions that write each rich-text element back as markup, as a formatjs app might. */
+const TAGS = Object.fromEntries(
+  ['strong', 'em', 'u', 's', 'sup', 'sub', 'p', 'b', 'x'].map((tag) => [
+    tag,
+    (chunks: unknown[]) => `<${tag}>${chunks.join('')}</${tag}>`,
+  ]),
+);
+
+/** Rich text as a formatjs app renders it with tag functions: the tags parse as elements. */
+function renderTags(message: string, locale: string, values: Record<string, string | number> = {}): string {
+  const ast = parse(message, { requiresOtherClause: true });
+  expect(JSON.stringify(ast)).toContain(`"type":${TYPE.tag}`);
+  const parts = new IntlMessageFormat(message, locale).format<string>({ ...TAGS, ...values });
+  return Array.isArray(parts) ? parts.join('') : String(parts);
+}
+
 describe('json_icu', () => {
   it('keeps every literal text intact in intl-messageformat and @messageformat/core', () => {
-    const texts = TRICKY_TEXTS.filter((text) => !/<[A-Za-z/]/.test(text));
+    const texts = TRICKY_TEXTS;
     const out = exported(document(texts.map((text, index) => entry(`t.${index}`, text))));
     expect(Object.keys(out)).toEqual(texts.map((_, index) => `t.${index}`));
     for (const [index, text] of texts.entries()) expect(render(out[`t.${index}`]!, 'en')).toBe(text);
@@ -51,20 +70,19 @@ describe('json_icu', () => {
     expect(out['t.7']).toBe("'{'braces'}' '{{'notAVariable'}}' '}{' '{{{'x");
   });
 
-  it('quotes a tag-like < for formatjs, which @messageformat/core shows with its apostrophes', () => {
-    const out = exported(document([entry('tag', 'Press <Enter> or </b> and a < b')]));
-    expect(out.tag).toBe("Press '<'Enter> or '<'/b> and a < b");
-    expect(new IntlMessageFormat(out.tag!, 'en').format()).toBe('Press <Enter> or </b> and a < b');
-    expect(new MessageFormat('en', { strict: true }).compile(out.tag!)()).toBe("Press '<'Enter> or '<'/b> and a < b");
+  it('writes < and markup unquoted: text to @messageformat/core and to formatjs with ignoreTag', () => {
+    const out = exported(document([entry('tag', "Press <Enter> or </b> and a < b, it's <em>")]));
+    expect(out.tag).toBe("Press <Enter> or </b> and a < b, it''s <em>");
+    expect(render(out.tag!, 'en')).toBe("Press <Enter> or </b> and a < b, it's <em>");
+    // Without ignoreTag, formatjs reads `<Enter>` as an element that is never closed.
+    expect(() => parse(out.tag!, { requiresOtherClause: true })).toThrow();
   });
 
   it('survives apostrophes next to quoted syntax', () => {
     const texts = ["{'{", "'{", "{'", "''{''}''", "a'#'b", "<'a", "'<a'"];
     const out = exported(document(texts.map((text, index) => entry(`q${index}`, text))));
     texts.forEach((text, index) => {
-      const message = out[`q${index}`]!;
-      expect(new IntlMessageFormat(message, 'en').format()).toBe(text);
-      if (!/<[A-Za-z]/.test(text)) expect(render(message, 'en')).toBe(text);
+      expect(render(out[`q${index}`]!, 'en')).toBe(text);
     });
   });
 
@@ -73,17 +91,10 @@ describe('json_icu', () => {
     const out = exported(document(texts.map((text, index) => entry(`r${index}`, text))));
     const forms = exported(document(texts.map((text, index) => cart({ one: text, other: `#${text}'` }, `p${index}`))));
     for (const [index, text] of texts.entries()) {
-      const tagLike = /<[A-Za-z/]/.test(text);
-      const plain = out[`r${index}`]!;
-      expect(tagLike ? new IntlMessageFormat(plain, 'en').format() : render(plain, 'en')).toBe(text);
+      expect(render(out[`r${index}`]!, 'en')).toBe(text);
       const plural = forms[`p${index}`]!;
-      for (const [n, expected] of [
-        [1, text],
-        [2, `#${text}'`],
-      ] as const) {
-        if (tagLike) expect(new IntlMessageFormat(plural, 'en').format({ count: n })).toBe(expected);
-        else expect(render(plural, 'en', { count: n })).toBe(expected);
-      }
+      expect(render(plural, 'en', { count: 1 })).toBe(text);
+      expect(render(plural, 'en', { count: 2 })).toBe(`#${text}'`);
     }
   });
 
@@ -123,11 +134,10 @@ describe('json_icu', () => {
     const message = exported(document([cart(TRICKY_FORMS)])).cart!;
     for (const n of [1, 2]) {
       const expected = fill(n === 1 ? TRICKY_FORMS.one! : TRICKY_FORMS.other!, { count: n }, [count]);
-      expect(new IntlMessageFormat(message, 'en').format({ count: n })).toBe(expected);
+      expect(render(message, 'en', { count: n })).toBe(expected);
     }
-    expect(new MessageFormat('en', { strict: true }).compile(message)({ count: 1 })).toBe(
-      fill(TRICKY_FORMS.one!, { count: 1 }, [count]),
-    );
+    // The `<b>` of the other form is an element to formatjs.
+    expect(renderTags(message, 'en', { count: 2 })).toBe(fill(TRICKY_FORMS.other!, { count: 2 }, [count]));
   });
 
   it('keeps empty forms and edge whitespace of plural forms', () => {
@@ -158,18 +168,30 @@ describe('json_icu', () => {
     expect(jsonIcu(document(records, { options: { variableOrder: 'alphabetical' } })).body).toBe(byDefault);
   });
 
-  it('exports stored markup with richText and plain text without', () => {
+  it('exports stored markup unquoted with richText, tags read as elements by formatjs', () => {
     const rich = entry('r', "It's bold", { richText: "It's <strong>bold</strong><br>{{name}}", variables: [name] });
-    const plain = entry('p', 'a <b> c');
-    const doc = (mode: 'html' | 'html_paragraphs' | null) => document([rich, plain], { options: { richText: mode } });
+    const doc = (mode: 'html' | 'html_paragraphs' | null) => document([rich], { options: { richText: mode } });
     const html = exported(doc('html'));
-    expect(new IntlMessageFormat(html.r!, 'en').format({ name: 'Ann' })).toBe("It's <strong>bold</strong><br />Ann");
-    expect(new IntlMessageFormat(html.p!, 'en').format()).toBe('a <b> c');
+    expect(html.r).toBe("It''s <strong>bold</strong><br />{name}");
+    expect(render(html.r!, 'en', { name: 'Ann' })).toBe("It's <strong>bold</strong><br />Ann");
+    // formatjs writes a self-closing tag back as `<br/>`.
+    expect(renderTags(html.r!, 'en', { name: 'Ann' })).toBe("It's <strong>bold</strong><br/>Ann");
     const paragraphs = exported(doc('html_paragraphs'));
-    expect(new IntlMessageFormat(paragraphs.r!, 'en').format({ name: 'Ann' })).toBe(
-      "<p>It's <strong>bold</strong></p><p>Ann</p>",
-    );
+    expect(paragraphs.r).toBe("<p>It''s <strong>bold</strong></p><p>{name}</p>");
+    expect(render(paragraphs.r!, 'en', { name: 'Ann' })).toBe("<p>It's <strong>bold</strong></p><p>Ann</p>");
+    expect(renderTags(paragraphs.r!, 'en', { name: 'Ann' })).toBe("<p>It's <strong>bold</strong></p><p>Ann</p>");
     expect(render(exported(doc(null)).r!, 'en')).toBe("It's bold");
+  });
+
+  it('exports a plain record with richText as its escaped text, line breaks as <br />', () => {
+    const plain = entry('p', "5 > 3 and 2 < 4 & it's {x}\nnext");
+    expect(exported(document([plain], { options: { richText: 'html' } })).p).toBe(
+      "5 &gt; 3 and 2 &lt; 4 &amp; it''s '{'x'}'<br />next",
+    );
+    const paragraphs = exported(document([plain], { options: { richText: 'html_paragraphs' } })).p!;
+    expect(render(paragraphs, 'en')).toBe("<p>5 &gt; 3 and 2 &lt; 4 &amp; it's {x}</p><p>next</p>");
+    expect(renderTags(paragraphs, 'en')).toBe("<p>5 &gt; 3 and 2 &lt; 4 &amp; it's {x}</p><p>next</p>");
+    expect(render(exported(document([plain])).p!, 'en')).toBe(plain.text);
   });
 
   it('exports rich plural forms as markup, a form without markup escaped', () => {
@@ -177,8 +199,9 @@ describe('json_icu', () => {
     rich.richText = '{{count}} <em>items</em>';
     rich.plurals[1]!.richText = '{{count}} <em>items</em>';
     const message = exported(document([rich], { options: { richText: 'html' } })).cart!;
-    expect(new IntlMessageFormat(message, 'en').format({ count: 1 })).toBe('one &lt;x&gt;');
-    expect(new IntlMessageFormat(message, 'en').format({ count: 4 })).toBe('4 <em>items</em>');
+    expect(render(message, 'en', { count: 1 })).toBe('one &lt;x&gt;');
+    expect(render(message, 'en', { count: 4 })).toBe('4 <em>items</em>');
+    expect(renderTags(message, 'en', { count: 4 })).toBe('4 <em>items</em>');
   });
 
   it('carries variant metadata unless excluded', () => {

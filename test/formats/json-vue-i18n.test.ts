@@ -167,6 +167,9 @@ describe('json_vue_i18n', () => {
     const paragraphs = load(document([rich], { options: { richText: 'html_paragraphs' } }));
     expect(t(paragraphs, 'r', { name: 'Ann' })).toBe('<p><strong>bold</strong> Ann</p><p>a@b</p>');
     expect(t(load(document([rich])), 'r', { name: 'Ann' })).toBe('bold Ann');
+    const plain = entry('p', '5 > 3 and 2 < 4 & {{name}} @x\nnext', { variables: [name] });
+    const escaped = load(document([plain], { options: { richText: 'html' } }));
+    expect(t(escaped, 'p', { name: 'Ann' })).toBe('5 &gt; 3 and 2 &lt; 4 &amp; Ann @x<br />next');
   });
 
   it('carries variant metadata unless excluded', () => {

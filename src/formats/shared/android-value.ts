@@ -28,7 +28,6 @@ const ESCAPES: Readonly<Record<string, string>> = {
   '\t': '\\t',
   '&': '&amp;',
   '<': '&lt;',
-  '>': '&gt;',
 };
 
 /**
@@ -37,7 +36,7 @@ const ESCAPES: Readonly<Record<string, string>> = {
  */
 function escapeLiteral(text: string, formatted: boolean): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped
-  return text.replace(/[\\'"\n\t&<>%\u0000-\u0008\u000b-\u001f\ufffe\uffff]/g, (char) => {
+  return text.replace(/[\\'"\n\t&<%\u0000-\u0008\u000b-\u001f\ufffe\uffff]/g, (char) => {
     if (char === '%') return formatted ? '%%' : '%';
     return ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
@@ -80,7 +79,8 @@ export function androidValue(pieces: readonly ValuePiece[], formatted: boolean):
     start = end;
   }
   while (open.length > 0) out += `</${open.pop()![1]}>`;
-  return out;
+  // `>` is written as is, except where XML forbids it: after `]]`.
+  return out.replaceAll(']]>', ']]&gt;');
 }
 
 function writePiece(piece: ValuePiece, formatted: boolean): string {

@@ -1,52 +1,72 @@
-import { renderTemplate, splitTemplate } from '../../text/placeholders.js';
+import { renderTemplate, splitTemplate, usedVariables } from '../../text/placeholders.js';
 import type { ExportEntry, ExportOptions } from '../types.js';
-import { orderVariables, printfConversion } from './variables.js';
+import { orderVariables } from './variables.js';
 
-/** The argument list that an Apple app passes for one record (`String(format:)` arguments). */
+/** The argument list an Apple app passes for one string (`String(format:)` arguments). */
 export interface AppleArguments {
-  /** `%N$conversion` of each variable the record uses. */
+  /** `%N$conversion` of each variable the string may use. */
   specs: Map<string, string>;
-  /** The arguments in position order, for the comment that documents them: `1 count`, `2 name`. */
-  labels: string[];
-  /** A plural record is always formatted (the count is an argument), so `%` is always `%%`. */
-  plural: boolean;
+  /** The variables' names in argument order, for the comment that documents them. */
+  names: string[];
+  /** A stringsdict form is always formatted (the count is an argument), so `%` is always `%%`. */
+  alwaysFormatted: boolean;
 }
 
 /**
- * Plural records take the count as argument 1 and their variables from 2 on, in `variableOrder`
- * (a number variable named `count` is argument 1 itself); other records number their variables
- * from 1. The .strings entry of a plural record uses the same list as its stringsdict entry, so
- * one call site serves both files.
+ * The arguments of a `.strings` value: the variables its text uses, numbered from 1 in
+ * `variableOrder` with none skipped, every one a string argument (`%1$@`), numbers included, as
+ * the original writes them. The primary text of a plural record is numbered the same way: iOS
+ * reads the stringsdict entry of that key when there is one.
  */
-export function appleArguments(entry: ExportEntry, order: ExportOptions['variableOrder']): AppleArguments {
-  const plural = entry.plurals.length > 0;
+export function stringsArguments(
+  text: string,
+  entry: ExportEntry,
+  order: ExportOptions['variableOrder'],
+): AppleArguments {
+  const ordered = orderVariables(entry.variables, order).map((variable) => variable.name);
+  const used = new Set(usedVariables([text], ordered));
+  const names = ordered.filter((name) => used.has(name));
+  const specs = new Map(names.map((name, index) => [name, `%${index + 1}$@`]));
+  return { specs, names, alwaysFormatted: false };
+}
+
+/**
+ * The arguments of a stringsdict entry whose forms are `forms`: the plural count is argument 1
+ * (`%1$#@count@`), and a number variable named `count` is that argument itself (`%1$lld`), the
+ * only argument that is not a string. The variables the forms use follow from 2 in
+ * `variableOrder` as `%2$@`, `%3$@`, ..., so the entry skips no position.
+ */
+export function stringsdictArguments(
+  entry: ExportEntry,
+  forms: readonly string[],
+  order: ExportOptions['variableOrder'],
+): AppleArguments {
   const specs = new Map<string, string>();
-  const labels: string[] = [];
-  let position = 1;
-  const variables = orderVariables(entry.variables, order);
-  if (plural) {
-    const count = variables.find((variable) => variable.name === 'count' && variable.type === 'number');
-    labels.push(count ? '1 count (plural count)' : '1 (plural count)');
-    if (count) specs.set('count', '%1$lld');
-    position = 2;
+  const names: string[] = [];
+  const listed = entry.variables.map((variable) => variable.name);
+  const used = new Set(usedVariables(forms, listed));
+  const variables = orderVariables(entry.variables, order).filter((variable) => used.has(variable.name));
+  if (variables.some((variable) => variable.name === 'count' && variable.type === 'number')) {
+    specs.set('count', '%1$lld');
+    names.push('count');
   }
+  let position = 2;
   for (const variable of variables) {
     if (specs.has(variable.name)) continue;
-    specs.set(variable.name, `%${position}$${printfConversion(variable, 'apple')}`);
-    labels.push(`${position} ${variable.name}`);
-    position++;
+    specs.set(variable.name, `%${position++}$@`);
+    names.push(variable.name);
   }
-  return { specs, labels, plural };
+  return { specs, names, alwaysFormatted: true };
 }
 
 /**
  * A stored text as an Apple format string: known placeholders become their `%N$` spec, and a
- * literal `%` becomes `%%` whenever the string will be formatted (it has placeholders, or the
- * record is plural). Unknown `{{name}}` placeholders stay literal text.
+ * literal `%` becomes `%%` whenever the string will be formatted (it has placeholders, or it is
+ * a stringsdict form). Unknown `{{name}}` placeholders stay literal text.
  */
 export function appleFormat(text: string, args: AppleArguments): string {
   const known = new Set(args.specs.keys());
-  const formatted = args.plural || splitTemplate(text, known).some((part) => part.kind === 'variable');
+  const formatted = args.alwaysFormatted || splitTemplate(text, known).some((part) => part.kind === 'variable');
   return renderTemplate(
     text,
     known,

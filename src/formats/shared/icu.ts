@@ -1,12 +1,12 @@
 /**
  * ICU MessageFormat writing, shared by json_icu and arb (rules in docs/formats/json_icu.md). The
  * output is read alike by formatjs (`@formatjs/icu-messageformat-parser`, `intl-messageformat`)
- * and `@messageformat/core`, whose quoting rules differ: only what both accept is written.
+ * and `@messageformat/core`, whose quoting rules differ: only what both read the same is written.
  */
 import { renderTemplate } from '../../text/placeholders.js';
 import type { ExportDocument, ExportEntry, ExportVariable } from '../types.js';
 import { pluralCases } from './plurals.js';
-import { exportText, richTextMode, variablesByName } from './texts.js';
+import { exportText, variablesByName } from './texts.js';
 
 export interface IcuOptions {
   /** json_icu writes list and map variables as a `select`; ARB declares them as strings. */
@@ -17,9 +17,9 @@ export interface IcuOptions {
  * Literal text as ICU. Every apostrophe is doubled. `{`, `}` (and `#` in a plural branch) open a
  * quoted run that stays open over further syntax characters and apostrophes (written `''` inside
  * it) and closes before the next ordinary character: closing and then writing `''` would read as
- * an apostrophe inside the quote. A `<` that formatjs would take for a tag (before a letter or
- * `/`) is quoted too; such a run always closes at once, because `@messageformat/core` does not
- * open quotes on `<` and must never see one of its quoted runs start there.
+ * an apostrophe inside the quote. Markup and any other `<` are written as they are: strict ICU
+ * (`@messageformat/core`) would print a quoted `'<'` with its apostrophes, and formatjs reads
+ * tags as rich-text elements, which its apps render with tag functions or `ignoreTag`.
  */
 export function escapeIcuLiteral(text: string, inPlural: boolean): string {
   let out = '';
@@ -30,11 +30,7 @@ export function escapeIcuLiteral(text: string, inPlural: boolean): string {
       out += "''";
       continue;
     }
-    const syntax =
-      char === '{' ||
-      char === '}' ||
-      (inPlural && char === '#') ||
-      (char === '<' && /[A-Za-z/]/.test(text[index + 1] ?? ''));
+    const syntax = char === '{' || char === '}' || (inPlural && char === '#');
     if (syntax && !quoted) {
       out += "'";
       quoted = true;
@@ -89,7 +85,7 @@ function icuText(text: string, variables: Map<string, ExportVariable>, inPlural:
  * consumers reject the others. `#` is never written; forms show the count as `{count}`.
  */
 export function icuMessage(entry: ExportEntry, document: ExportDocument, options: IcuOptions): string {
-  const mode = richTextMode(entry, document.options);
+  const mode = document.options.richText;
   const variables = variablesByName(entry);
   if (entry.plurals.length === 0)
     return icuText(exportText(entry.text, entry.richText, mode), variables, false, options);

@@ -1,19 +1,17 @@
 /** The text a JSON format writes for a record or one of its plural forms, plain or rich. */
-import { plainToRichText, type RichTextMode, renderRichText } from '../../richtext/index.js';
-import type { ExportEntry, ExportOptions, ExportVariable } from '../types.js';
 
-/** The markup mode for this entry: only records stored as rich text export markup. */
-export function richTextMode(entry: ExportEntry, options: ExportOptions): RichTextMode | null {
-  return options.richText !== null && entry.richText !== null ? options.richText : null;
-}
+import type { RichTextMode } from '../../richtext/index.js';
+import { richTextOf } from '../../richtext/index.js';
+import type { ExportEntry, ExportVariable } from '../types.js';
 
 /**
- * One text of a record. In a rich record a form stored without markup is still written as markup
- * (escaped, line breaks as tags), so every form of one message reads the same way.
+ * One text of a record (the primary text or a plural form). With a markup mode (the export's
+ * `richText`, which applies to every record, plain ones too) it is the record's `richText` as the
+ * fetches render it: stored markup, or the plain text escaped with its line breaks as tags. The
+ * fetches' own renderer is called so that the two can never disagree.
  */
 export function exportText(text: string, richText: string | null, mode: RichTextMode | null): string {
-  if (mode === null) return text;
-  return richText === null ? plainToRichText(text, mode) : renderRichText(richText, mode);
+  return mode === null ? text : richTextOf({ text, richText }, mode);
 }
 
 /** The variables an entry uses, by name: the placeholders that resolve. */

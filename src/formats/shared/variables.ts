@@ -21,22 +21,6 @@ export function compareNames(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export type PrintfFlavor = 'android' | 'apple';
-
-/**
- * The printf conversion of a variable: a number whose example is an integer is `d` (Android) /
- * `lld` (Apple, 64-bit so large counts do not truncate), a decimal one `f`, anything else a string
- * (`s` / `@`).
- */
-export function printfConversion(variable: ExportVariable, flavor: PrintfFlavor): string {
-  if (variable.type === 'number') {
-    const example = (variable.data as { example?: unknown } | null)?.example;
-    if (typeof example === 'number' && !Number.isInteger(example)) return 'f';
-    return flavor === 'android' ? 'd' : 'lld';
-  }
-  return flavor === 'android' ? 's' : '@';
-}
-
 /** A sample value of a variable, for comments and `example` attributes. */
 export function variableExample(variable: ExportVariable): string {
   const data = variable.data as unknown;

@@ -1,16 +1,25 @@
 import type { StoredPlural, VariantRow } from '../../db/schema.js';
 import type { ExportDocument, ExportEntry, ExportOptions, ExportVariable } from '../../formats/types.js';
 import { usedVariables } from '../../text/placeholders.js';
-import type { TextEntity, VariantValue } from '../texts/entities.js';
-import { inCldrOrder } from '../texts/plurals.js';
-import { baseOwner, type Owner, type TextSelection } from '../texts/records.js';
+import {
+  baseOwner,
+  inCldrOrder,
+  type Owner,
+  type TextEntity,
+  type TextSelection,
+  type VariantValue,
+} from '../texts/index.js';
 import type { Variable } from '../variables/variables.service.js';
+
+/** What a variant export does with a text that has no value of the variant. */
+export type VariantFallback = 'none' | 'base';
 
 /**
  * The exporter input of a selection (pure). One entry per selected text: its base text, or the
- * exported variant's value. A text without a value of that variant falls back to its base text
- * (the file stays complete, as apps expect); a text whose variant value exists but fails the
- * status or assignee filter is left out, as its variant record would be in GET /textItems.
+ * exported variant's value. A variant export holds the texts that have a value of the variant,
+ * as GET /textItems returns the variant's records; with `fallback` `base`, a text without one
+ * exports its base text instead. A text whose variant value exists but fails the status or
+ * assignee filter is left out either way, as its variant record would be in GET /textItems.
  */
 export function buildDocument(
   selection: TextSelection,
@@ -18,6 +27,7 @@ export function buildDocument(
   variables: readonly Variable[],
   locale: string,
   options: ExportOptions,
+  fallback: VariantFallback = 'none',
 ): ExportDocument {
   const byId = new Map<number, ExportVariable>(
     variables.map((v, creationIndex) => [v.id, { name: v.name, type: v.type, data: v.data, creationIndex }]),
@@ -26,7 +36,7 @@ export function buildDocument(
   for (const entity of selection.entities) {
     const chosen = selection.select(entity);
     if (!chosen) continue;
-    const owner = variant ? variantOwner(entity, variant.id, chosen.variants) : baseOwner(entity);
+    const owner = variant ? variantOwner(entity, variant.id, chosen.variants, fallback) : baseOwner(entity);
     if (owner) entries.push(toEntry(entity, owner, byId));
   }
   return {
@@ -37,10 +47,15 @@ export function buildDocument(
   };
 }
 
-/** The variant's value when it passed the filter, base text when the text has none, else null. */
-function variantOwner(entity: TextEntity, variantId: number, kept: readonly VariantValue[]): Owner | null {
+/** The variant's value when it passed the filter; for a text without one, base text if asked; else null. */
+function variantOwner(
+  entity: TextEntity,
+  variantId: number,
+  kept: readonly VariantValue[],
+  fallback: VariantFallback,
+): Owner | null {
   const value = entity.variants.find((v) => v.variantId === variantId);
-  if (!value) return baseOwner(entity);
+  if (!value) return fallback === 'base' ? baseOwner(entity) : null;
   return kept.includes(value) ? value : null;
 }
 

@@ -5,11 +5,11 @@ import { FORMATS } from '../../formats/types.js';
 import { principalOf } from '../../http/auth.js';
 import { withErrors } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
-import { RichTextQuery } from '../texts/texts.schemas.js';
+import { RichTextQuery } from '../texts/index.js';
 import type { ExportKind } from './exports.service.js';
 
 const VARIANT =
-  'Developer ID of the variant to export (`base` or none: base text). Texts without a value of it export their base text';
+  'Developer ID of the variant to export (`base` or none: base text). The file holds the texts that have a value of it, unless `fallback=base`';
 
 const common = {
   format: Type.Enum([...FORMATS], { description: 'The file format' }),
@@ -22,8 +22,17 @@ const common = {
         'Numbering of positional variables (ios-strings, ios-stringsdict, android): creation order or by name',
     }),
   ),
+  fallback: Type.Optional(
+    Type.Enum(['base'], {
+      description:
+        'With a variant: `base` fills the texts that have no value of the variant with their base text (by default they are left out)',
+    }),
+  ),
   excludeVariantMetadata: Type.Optional(
-    Type.Boolean({ description: 'Leave `__variant-name` and `__variant-description` out of JSON variant exports' }),
+    Type.Boolean({
+      description:
+        'Leave `__variant-name` and `__variant-description` (arb: `@@x-variant-*`) out of JSON variant exports; the comments of the other formats stay',
+    }),
   ),
   includeVariableSummary: Type.Optional(
     Type.Boolean({ description: 'Add `__variables_used` to json_i18next and json_vue_i18n exports' }),
@@ -64,7 +73,6 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<{ services: Services; limi
     app.get(
       `/${kind}/export`,
       {
-        config: { auth: 'v2' },
         schema: {
           tags: [kind],
           summary: `Export ${kind === 'textItems' ? 'text items' : 'components'} as a localisation file`,

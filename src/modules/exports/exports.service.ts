@@ -4,13 +4,17 @@ import { exporters } from '../../formats/index.js';
 import type { ExportedFile, FormatName } from '../../formats/types.js';
 import { badRequest } from '../../http/errors.js';
 import type { RichTextMode } from '../../richtext/index.js';
-import { variantNotFoundMessage } from '../texts/content.js';
-import { type FilterKey, type ParsedFilter, parseFilter } from '../texts/filter.js';
-import type { TextSelection } from '../texts/records.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import {
+  type FilterKey,
+  type ParsedFilter,
+  parseFilter,
+  type TextSelection,
+  variantNotFoundMessage,
+} from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { buildDocument } from './exports.document.js';
-import { baseLanguage } from './exports.repository.js';
 
 export type ExportKind = 'textItems' | 'components';
 
@@ -24,12 +28,15 @@ export interface ExportQuery {
   variableOrder?: 'default' | 'alphabetical';
   excludeVariantMetadata?: boolean;
   includeVariableSummary?: boolean;
+  /** `base`: a variant export fills texts without a value of the variant with their base text. */
+  fallback?: 'base';
 }
 
 type Select = (workspaceId: number, revision: number, parsed: ParsedFilter) => Promise<TextSelection>;
 
 export interface ExportsDeps {
   db: Kysely<Database>;
+  accounts: Pick<AccountsService, 'baseLanguage'>;
   textItems: {
     select(
       workspaceId: number,
@@ -89,7 +96,7 @@ export function createExportsService(deps: ExportsDeps) {
     const [variants, variables, language] = await Promise.all([
       deps.variants.listVariants(db, workspaceId),
       deps.variables.listVariables(db, workspaceId),
-      baseLanguage(db, workspaceId),
+      deps.accounts.baseLanguage(db, workspaceId),
     ]);
     const variant = developerId === null ? null : (variants.find((v) => v.developer_id === developerId) ?? null);
     if (developerId !== null && !variant) throw badRequest(variantNotFoundMessage(developerId));
@@ -99,12 +106,19 @@ export function createExportsService(deps: ExportsDeps) {
       kind === 'textItems'
         ? await deps.textItems.select(workspaceId, revision, withVariant, query.sort)
         : await deps.components.select(workspaceId, revision, withVariant);
-    const document = buildDocument(selection, variant, variables, variant?.locale_code ?? language, {
-      richText: query.richText ?? null,
-      variableOrder: query.variableOrder ?? 'default',
-      excludeVariantMetadata: query.excludeVariantMetadata ?? false,
-      includeVariableSummary: query.includeVariableSummary ?? false,
-    });
+    const document = buildDocument(
+      selection,
+      variant,
+      variables,
+      variant?.locale_code ?? language,
+      {
+        richText: query.richText ?? null,
+        variableOrder: query.variableOrder ?? 'default',
+        excludeVariantMetadata: query.excludeVariantMetadata ?? false,
+        includeVariableSummary: query.includeVariableSummary ?? false,
+      },
+      query.fallback ?? 'none',
+    );
     return exporters[query.format](document);
   }
 
@@ -112,3 +126,6 @@ export function createExportsService(deps: ExportsDeps) {
 }
 
 export type ExportsService = ReturnType<typeof createExportsService>;
+
+/** The exporter input of a selection, for other modules that render the same files (the v0/v1 API). */
+export { buildDocument } from './exports.document.js';

@@ -50,6 +50,8 @@ export function vueI18nOf(json: Record<string, unknown>, locale: string): Render
       : t(context, key, values)) as string;
 }
 
+/** ICU messages as a formatjs app that shows markup as text reads them: with `ignoreTag`. */
 export function icuOf(json: Record<string, unknown>, locale: string): Render {
-  return (key, values) => new IntlMessageFormat(json[key] as string, locale).format(values) as string;
+  return (key, values) =>
+    new IntlMessageFormat(json[key] as string, locale, undefined, { ignoreTag: true }).format(values) as string;
 }

@@ -54,6 +54,10 @@ describe('export errors', () => {
     expect(await message({ format: 'arb', includeVariableSummary: 'maybe' })).toBe(
       'includeVariableSummary must be boolean',
     );
+    expect(await message({ format: 'arb', variantId: 'fr', fallback: 'none' })).toBe('fallback must be one of: "base"');
+    expect(await message({ format: 'android', fallback: 'Base' }, 'components')).toBe(
+      'fallback must be one of: "base"',
+    );
   });
 
   it('needs an API key', async () => {
@@ -64,7 +68,7 @@ describe('export errors', () => {
 
 describe('conditional and compressed exports', () => {
   it('gives an ETag, answers If-None-Match with 304, and a write changes it', async () => {
-    const params = { format: 'android', variantId: 'fr' };
+    const params = { format: 'android', variantId: 'fr', fallback: 'base' };
     const first = await exportOf(ws, 'components', params);
     const etag = String(first.headers.etag);
     expect(etag).toMatch(/^"\d+-/);
@@ -160,11 +164,15 @@ describe('which texts an export holds, in which order', () => {
     expect(await keysOf(w, 'components', { filter: { tags: { values: ['x'] } } })).toEqual(['c1']);
     expect(await keysOf(w, 'components', { filter: { integrated: true } })).toEqual(['t1']);
     expect(await keysOf(w, 'components', { filter: { statuses: ['FINAL'] } })).toEqual(['r1', 't1']);
-    // r1's fr value is WIP: left out of a FINAL fr export; t1 has no fr value and falls back to base.
-    const fr = JSON.parse(
-      await file(w, 'components', { format: 'json_icu', variantId: 'fr', filter: { statuses: ['FINAL'] } }),
-    );
-    expect(fr).toEqual({ '__variant-name': 'French', '__variant-description': '', t1: 'top' });
+    // r1's fr value is WIP: left out of a FINAL fr export, also with fallback=base; t1 has no fr
+    // value: left out, or its base text with fallback=base.
+    const final = { format: 'json_icu', variantId: 'fr', filter: { statuses: ['FINAL'] } };
+    const fr = JSON.parse(await file(w, 'components', final));
+    expect(fr).toEqual({ '__variant-name': 'French', '__variant-description': '' });
+    const filled = JSON.parse(await file(w, 'components', { ...final, fallback: 'base' }));
+    expect(filled).toEqual({ '__variant-name': 'French', '__variant-description': '', t1: 'top' });
+    const all = JSON.parse(await file(w, 'components', { format: 'json_icu', variantId: 'fr' }));
+    expect(all).toEqual({ '__variant-name': 'French', '__variant-description': '', r1: 'r1 fr' });
   });
 
   it('never shows another workspace', async () => {

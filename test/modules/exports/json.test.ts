@@ -18,6 +18,12 @@ const FORMATS: Record<string, Loader> = {
 const fill = (text: string, values: Record<string, unknown>) =>
   text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(values[name]));
 
+/** The developer IDs of the records in a JSON export (no metadata, no plural or ARB keys). */
+const messageKeys = (json: Record<string, unknown>) =>
+  Object.keys(json)
+    .filter((key) => !key.startsWith('@') && !key.startsWith('__') && !/_(zero|one|two|few|many|other)$/.test(key))
+    .sort();
+
 async function load(kind: (typeof KINDS)[number], format: string, params: Record<string, unknown> = {}) {
   const json = JSON.parse(await file(ws, kind, { format, ...params })) as Record<string, unknown>;
   const locale = params.variantId === 'ru' ? 'ru' : params.variantId === 'fr' ? 'fr' : 'en';
@@ -36,21 +42,29 @@ describe.each(KINDS)('JSON exports of %s', (kind) => {
       }
     });
 
-    it('exports variant ru with its locale: every ru category, base text where a text has no ru value', async () => {
+    it('exports variant ru with its locale: every ru category, only the texts that have a ru value', async () => {
       const { json, render } = await load(kind, format, { variantId: 'ru' });
       for (const n of [1, 2, 5, 11, 21, 22, 25]) {
         const form = new Intl.PluralRules('ru').select(n) as keyof typeof CART_RU;
         expect(render('cart', { count: n, name: 'Bo' })).toBe(fill(CART_RU[form], { count: n, name: 'Bo' }));
       }
-      expect(render('only-base')).toBe('Only base');
-      expect(render('tricky-0')).toBe(TRICKY[0]);
+      expect(messageKeys(json)).toEqual(['cart']);
       if (format === 'arb') expect(json['@@locale']).toBe('ru');
+    });
+
+    it('fills the texts without a ru value with base text when fallback=base', async () => {
+      const { json, render } = await load(kind, format, { variantId: 'ru', fallback: 'base' });
+      expect(render('cart', { count: 5, name: 'Bo' })).toBe(fill(CART_RU.many, { count: 5, name: 'Bo' }));
+      expect(render('only-base')).toBe('Only base');
+      for (const [i, text] of TRICKY.entries()) expect(render(`tricky-${i}`)).toBe(text);
+      expect(messageKeys(json)).toEqual(messageKeys((await load(kind, format)).json));
     });
 
     it('exports variant fr (alias `variant`) with and without metadata', async () => {
       const withMeta = await load(kind, format, { variant: 'fr' });
       expect(withMeta.render('greet', { name: 'Bo', link: 'x' })).toBe("Salut Bo, c'est 100% sur x !");
       for (const [i, text] of TRICKY.entries()) expect(withMeta.render(`tricky-${i}`)).toBe(`fr ${text}`);
+      expect(messageKeys(withMeta.json)).toEqual(['greet', ...TRICKY.map((_, i) => `tricky-${i}`)].sort());
       const without = await load(kind, format, { variantId: 'fr', excludeVariantMetadata: true });
       if (format === 'arb') {
         expect(withMeta.json['@@locale']).toBe('fr');

@@ -17,14 +17,17 @@ const fill = (text: string, values: Record<string, unknown>) =>
 async function strings(kind: (typeof KINDS)[number], params: Record<string, unknown> = {}) {
   const body = await file(ws, kind, { format: 'ios-strings', ...params });
   const decoded = decodeStrings(body);
-  return { body, value: (key: string) => decoded.get(key)!.value };
+  return { body, value: (key: string) => decoded.get(key)?.value as string, keys: [...decoded.keys()] };
 }
 
 async function android(kind: (typeof KINDS)[number], params: Record<string, unknown> = {}) {
   const body = await file(ws, kind, { format: 'android', ...params });
-  const { resources, comments } = decodeResources(body);
-  const byId = new Map(resources.map((r) => [r.attributes.developer_id, r]));
-  return { body, comments, value: (id: string, quantity = '') => byId.get(id)!.values.get(quantity)!.text };
+  const { resources, leadingComments } = decodeResources(body);
+  // A plural record is a <string> (its primary text) and a <plurals> with the same ditto_api_id.
+  const byId = new Map(resources.map((r) => [`${r.kind} ${r.attributes.ditto_api_id}`, r]));
+  const value = (id: string, quantity = '') =>
+    byId.get(`${quantity === '' ? 'string' : 'plurals'} ${id}`)?.values.get(quantity)?.text as string;
+  return { body, leadingComments, value, ids: new Set(resources.map((r) => r.attributes.ditto_api_id)) };
 }
 
 describe.each(KINDS)('native exports of %s', (kind) => {
@@ -39,17 +42,23 @@ describe.each(KINDS)('native exports of %s', (kind) => {
     const alphabetical = await strings(kind, { variableOrder: 'alphabetical' });
     expect(alphabetical.value('order')).toBe('%1$@ then %2$@');
     expect(formatPrintf(alphabetical.value('order'), ['A', 'Z'])).toBe('A then Z');
-    expect(formatPrintf(value('cart'), [1, 'Bo'])).toBe('1 item for Bo');
+    // cart's primary text: name was created before count, and both are string arguments.
+    expect(value('cart')).toBe('%2$@ item for %1$@');
+    expect(formatPrintf(value('cart'), ['Bo', '1'])).toBe('1 item for Bo');
   });
 
-  it('ios-strings: variant metadata as comments, on and off; base text for texts without the variant', async () => {
+  it('ios-strings: variant comments always; only the texts with the variant unless fallback=base', async () => {
     const fr = await strings(kind, { variantId: 'fr' });
-    expect(fr.body.startsWith('/* Variant: French */\n/* Variant description: Français "formel" */\n')).toBe(true);
+    const comments = '/* Variant Name: French */\n/* Variant Description: Français "formel" */\n\n';
+    expect(fr.body.startsWith(comments)).toBe(true);
     expect(formatPrintf(fr.value('greet'), ['Bo', 'x'])).toBe("Salut Bo, c'est 100% sur x !");
     expect(fr.value('tricky-3')).toBe(`fr ${TRICKY[3]}`);
-    expect(fr.value('only-base')).toBe('Only base');
-    const bare = await strings(kind, { variantId: 'fr', excludeVariantMetadata: true });
-    expect(bare.body).not.toContain('Variant');
+    expect(fr.keys.sort()).toEqual(['greet', ...TRICKY.map((_, i) => `tricky-${i}`)].sort());
+    const filled = await strings(kind, { variantId: 'fr', fallback: 'base' });
+    expect(filled.value('only-base')).toBe('Only base');
+    expect(filled.value('tricky-3')).toBe(`fr ${TRICKY[3]}`);
+    const excluded = await strings(kind, { variantId: 'fr', excludeVariantMetadata: true });
+    expect(excluded.body).toBe(fr.body);
   });
 
   it.each([
@@ -61,6 +70,9 @@ describe.each(KINDS)('native exports of %s', (kind) => {
       const body = await file(ws, kind, { format: 'ios-stringsdict', ...params });
       const dict = plist.parse(body) as Dict;
       expect(Object.keys(dict)).toEqual(['cart']);
+      expect(body).toContain('<!-- Variables: count, name -->');
+      if (locale === 'ru')
+        expect(body).toContain('<!-- Variant Name: Russian -->\n<!-- Variant Description: -->\n<plist');
       const record = dict.cart as Dict;
       expect(record.NSStringLocalizedFormatKey).toBe('%1$#@count@');
       const categories = new Intl.PluralRules(locale).resolvedOptions().pluralCategories;
@@ -84,22 +96,27 @@ describe.each(KINDS)('native exports of %s', (kind) => {
     for (const n of [1, 2, 5]) {
       const category = new Intl.PluralRules('en').select(n) as keyof typeof CART_EN;
       const expected = fill(CART_EN[category], { count: n, name: 'Bo' });
-      expect(formatPrintf(value('cart', category), ['Bo', n])).toBe(expected);
-      expect(formatPrintf(alphabetical.value('cart', category), [n, 'Bo'])).toBe(expected);
+      expect(formatPrintf(value('cart', category), ['Bo', String(n)])).toBe(expected);
+      expect(formatPrintf(alphabetical.value('cart', category), [String(n), 'Bo'])).toBe(expected);
     }
+    // The plural record keeps its primary text as a <string> of the same name.
+    expect(formatPrintf(value('cart'), ['Bo', '1'])).toBe(fill(CART_EN.one, { count: 1, name: 'Bo' }));
   });
 
-  it('android: variant ru plurals per category with metadata comments, and without them', async () => {
+  it('android: variant ru plurals per category, variant comments before the root, only ru texts', async () => {
     const ru = await android(kind, { variantId: 'ru' });
-    expect(ru.body).toContain('<!-- Variant: Russian -->');
+    expect(ru.leadingComments).toEqual(['Variant Name: Russian', 'Variant Description:']);
+    expect(ru.body).toContain('<!-- Variant Name: Russian -->\n<!-- Variant Description: -->\n<resources');
     for (const n of [1, 2, 5, 21, 22, 25]) {
       const category = new Intl.PluralRules('ru').select(n) as keyof typeof CART_RU;
-      expect(formatPrintf(ru.value('cart', category), ['Bo', n])).toBe(
+      expect(formatPrintf(ru.value('cart', category), ['Bo', String(n)])).toBe(
         fill(CART_RU[category]!, { count: n, name: 'Bo' }),
       );
     }
-    expect(ru.value('only-base')).toBe('Only base');
-    const bare = await android(kind, { variantId: 'ru', excludeVariantMetadata: true });
-    expect(bare.body).not.toContain('Variant');
+    expect([...ru.ids]).toEqual(['cart']);
+    const filled = await android(kind, { variantId: 'ru', fallback: 'base' });
+    expect(filled.value('only-base')).toBe('Only base');
+    const excluded = await android(kind, { variantId: 'ru', excludeVariantMetadata: true });
+    expect(excluded.body).toBe(ru.body);
   });
 });
