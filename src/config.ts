@@ -27,6 +27,8 @@ export interface Config {
   /** Upper bound of the in-memory cache of rendered GET responses, in bytes. */
   readonly responseCacheBytes: number;
   readonly bootstrap: { readonly email: string; readonly workspaceName: string };
+  /** Days the change log (history) is kept; 0 keeps it forever. */
+  readonly historyRetentionDays: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/copydesk.db';
@@ -74,6 +76,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tagChars: integer(env, 'LIMIT_TAG_CHARS', 100, 1),
       filterIds: integer(env, 'LIMIT_FILTER_IDS', 1000, 1),
     },
+    historyRetentionDays: integer(env, 'HISTORY_RETENTION_DAYS', 365),
     bootstrap: {
       email: (env.COPYDESK_ADMIN_EMAIL || 'admin@localhost').toLowerCase(),
       workspaceName: env.COPYDESK_WORKSPACE_NAME || 'My workspace',

@@ -2,7 +2,10 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createServices } from './services.js';
+import { servicesFor } from './services.js';
+
+/** How often changes older than the retention period are removed. */
+const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * The process entry of `copydesk serve`: migrate, listen, bootstrap an empty database, and close
@@ -11,12 +14,18 @@ import { createServices } from './services.js';
 export async function serve(config: Config, out: (line: string) => void = console.log): Promise<void> {
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
-  const app = await buildApp({ config, database });
+  const services = servicesFor(config, database);
+  const app = await buildApp({ config, database, services });
+  const purgeHistory = () =>
+    services.history.purgeExpired().catch((error) => app.log.error({ err: error }, 'history purge failed'));
+  void purgeHistory();
+  const purgeTimer = setInterval(purgeHistory, HISTORY_PURGE_INTERVAL_MS).unref();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
     app.log.info({ signal }, 'shutting down');
+    clearInterval(purgeTimer);
     try {
       await app.close();
       await database.close();
@@ -30,7 +39,7 @@ export async function serve(config: Config, out: (line: string) => void = consol
   process.once('SIGINT', () => void shutdown('SIGINT'));
   await app.listen({ host: config.host, port: config.port });
   // Only once the port is ours: a start that cannot listen must not use up the first key.
-  const first = await createServices(database.db).accounts.bootstrapIfEmpty(config.bootstrap);
+  const first = await services.accounts.bootstrapIfEmpty(config.bootstrap);
   if (first) {
     out(
       [

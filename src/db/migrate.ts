@@ -1,11 +1,18 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import * as initial from './migrations/2026_11_21_001_initial.js';
+import * as changeLog from './migrations/2026_11_23_100_change_log.js';
+import * as libraryDeveloperMode from './migrations/2026_11_23_200_library_developer_mode.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
 const migrations: Record<string, Migration> = {
   '2026_11_21_001_initial': initial,
+  '2026_11_23_100_change_log': changeLog,
+  '2026_11_23_200_library_developer_mode': libraryDeveloperMode,
 };
+
+/** Every migration, in the order they apply. */
+export const MIGRATION_NAMES = Object.keys(migrations).sort();
 
 const provider: MigrationProvider = {
   getMigrations: async () => migrations,

@@ -17,6 +17,8 @@ export interface WorkspacesTable {
   name: string;
   base_language: Defaulted<string>;
   sup_sub_enabled: Defaulted<Bool>;
+  /** The deprecated v0 and v1 APIs may reach the component library. */
+  library_developer_mode: Defaulted<Bool>;
   /** Advanced in the transaction of every content write; the basis of ETags. */
   revision: Defaulted<number>;
   created_at: Timestamp;
@@ -215,6 +217,23 @@ export interface MetaTable {
   value: string;
 }
 
+/** The change log: one row per record changed by a write, written in the write's transaction. */
+export interface ChangesTable {
+  id: Id;
+  workspace_id: number;
+  at: Timestamp;
+  actor: string;
+  key_id: string | null;
+  kind: string;
+  /** Stable identity of the record (`component:42`), unchanged by renames and deletes. */
+  record_ref: string;
+  developer_id: string;
+  variant_id: string | null;
+  action: string;
+  /** JSON object: field name -> { before, after }. */
+  fields: Json;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -233,6 +252,7 @@ export interface Database {
   styleguide_rules: StyleguideRulesTable;
   styleguide_terms: StyleguideTermsTable;
   meta: MetaTable;
+  changes: ChangesTable;
 }
 
 /** What a repository takes as its first argument: the database or an open transaction. */

@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AccountsService, Principal } from '../modules/accounts/accounts.service.js';
+import type { WriteScope } from '../modules/changes/index.js';
 import { unauthorized } from './errors.js';
 
 /**
- * How a route reads its key (contract section 1): `v2` takes the raw key, `v0` takes
- * `token <KEY>`, `either` (token-check) takes both. Routes without `config.auth` are public.
+ * How a route reads its key: `v2` takes the raw key, `v0` takes only `token <KEY>`, `either`
+ * takes both (token-check and the deprecated v0 and v1 APIs, whose clients send `token <KEY>`
+ * while their newer reference pages show the raw key). Routes without `config.auth` are public.
  */
 export type AuthScheme = 'v2' | 'v0' | 'either';
 
@@ -48,4 +50,10 @@ export function principalOf(request: FastifyRequest): Principal {
 
 export function workspaceOf(request: FastifyRequest): number {
   return principalOf(request).workspaceId;
+}
+
+/** The workspace a write changes and who makes it, for the change log. */
+export function scopeOf(request: FastifyRequest): WriteScope {
+  const principal = principalOf(request);
+  return { workspaceId: principal.workspaceId, actor: { email: principal.email, keyId: principal.keyId } };
 }

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 
-/** Contract section 2: letters, digits, '.', '_' and '-', starting with a letter or digit. */
+/** A developer ID: 1 to 128 letters, digits, '.', '_' and '-', starting with a letter or digit. */
 export const DEVELOPER_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
 
 export const DeveloperId = Type.String({ pattern: DEVELOPER_ID_PATTERN, description: 'Developer ID' });

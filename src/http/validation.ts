@@ -12,9 +12,26 @@ const addFormats = ((addFormatsModule as unknown as { default?: typeof addFormat
  * typo in a field name is a 400 rather than a no-op. Query strings arrive as text and are coerced.
  */
 const bodyAjv = addFormats(new Ajv({ allErrors: false, coerceTypes: false, removeAdditional: false, strict: false }));
+const allErrorsAjv = addFormats(
+  new Ajv({ allErrors: true, coerceTypes: false, removeAdditional: false, strict: false }),
+);
 const queryAjv = addFormats(
   new Ajv({ allErrors: false, coerceTypes: true, useDefaults: true, removeAdditional: false, strict: false }),
 );
+
+/**
+ * A strict validator (as for bodies) for JSON that arrives inside another part of the request,
+ * such as the `filter` query parameter; its first error is rendered by `describeSchemaError`.
+ */
+export function compileStrict<T>(schema: object): (data: unknown) => { value: T } | { error: ErrorObject } {
+  const validate = allErrorsAjv.compile(schema);
+  return (data) => {
+    if (validate(data)) return { value: data as T };
+    const errors = validate.errors ?? [];
+    // An unknown field explains the rest (a misspelt key is also a missing one): report it first.
+    return { error: (errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0]) as ErrorObject };
+  };
+}
 
 /**
  * Validators are compiled on a route's first request rather than at start-up: compiling every
@@ -68,6 +85,9 @@ export function describeSchemaError(error: ErrorObject, part: string): string {
       return `${at()} must match the pattern ${String(params.pattern)}`;
     case 'format':
       return `${at()} must be a valid ${String(params.format)}`;
+    case 'type':
+      // `{ type: ['string', 'null'] }` reads "must be string or null".
+      return `${at()} must be ${String(params.type).split(',').join(' or ')}`;
     default:
       return `${at()} ${error.message ?? 'is invalid'}`;
   }

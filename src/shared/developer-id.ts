@@ -1,5 +1,5 @@
 /**
- * Generated developer IDs (contract section 2): a slug of a name or text, made unique with
+ * Generated developer IDs, for creates that omit one: a slug of a name or text, made unique with
  * `-2`, `-3`... The slug always matches the developer ID pattern.
  */
 const MAX_SLUG_LENGTH = 64;

@@ -14,7 +14,7 @@ export interface Placeholder {
 
 export type TemplatePart = { kind: 'text'; value: string } | { kind: 'variable'; name: string; raw: string };
 
-// A name is a variable developer ID (contract section 2). Spaces (U+0020 only) may pad it inside
+// A name is a variable developer ID (an identifier, so it is a placeholder in every format). Spaces (U+0020 only) may pad it inside
 // the braces. Scanning from the left, `{{{name}}}` is a literal `{`, `{{name}}` and a literal `}`.
 const PLACEHOLDER = /\{\{ *([A-Za-z_][A-Za-z0-9_]*) *\}\}/g;
 

@@ -4,7 +4,7 @@ import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { createServices, type Services } from '../../src/services.js';
+import { type Services, servicesFor } from '../../src/services.js';
 import { testDatabaseConfig } from './database.js';
 
 export interface TestContext {
@@ -22,13 +22,14 @@ export async function setupApp(overrides: Partial<Config> = {}): Promise<TestCon
   const config = loadConfig({}, { database: testDatabaseConfig(), rateLimitPerMinute: 0, ...overrides });
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
-  const app = await buildApp({ config, database, logger: false });
+  const services = servicesFor(config, database);
+  const app = await buildApp({ config, database, services, logger: false });
   await app.ready();
   afterAll(async () => {
     await app.close();
     await database.close();
   });
-  return { app, database, services: createServices(database.db), config };
+  return { app, database, services, config };
 }
 
 let counter = 0;

@@ -1,15 +1,26 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import { openDatabase } from '../../src/db/database.js';
+import { servicesFor } from '../../src/services.js';
 import { apiClient, createWorkspace, setupApp, withFilter } from '../helpers/app.js';
 
 const ctx = await setupApp();
 
 /** Two more servers on the same database: one sharing the handle, one with its own connection. */
-const sharedHandle = await buildApp({ config: ctx.config, database: ctx.database, logger: false });
+const sharedHandle = await buildApp({
+  config: ctx.config,
+  database: ctx.database,
+  services: servicesFor(ctx.config, ctx.database),
+  logger: false,
+});
 await sharedHandle.ready();
 const ownDatabase = openDatabase(ctx.config.database);
-const ownHandle = await buildApp({ config: ctx.config, database: ownDatabase, logger: false });
+const ownHandle = await buildApp({
+  config: ctx.config,
+  database: ownDatabase,
+  services: servicesFor(ctx.config, ownDatabase),
+  logger: false,
+});
 await ownHandle.ready();
 afterAll(async () => {
   await sharedHandle.close();

@@ -4,7 +4,7 @@ import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { createServices } from '../../src/services.js';
+import { servicesFor } from '../../src/services.js';
 import { apiClient, createWorkspace, setupApp } from '../helpers/app.js';
 import { testDatabaseConfig } from '../helpers/database.js';
 
@@ -23,7 +23,8 @@ const logged = await (async () => {
       callback();
     },
   });
-  const app = await buildApp({ config, database, logger: { level: 'trace', stream } });
+  const services = servicesFor(config, database);
+  const app = await buildApp({ config, database, services, logger: { level: 'trace', stream } });
   app.get('/v2/boom', { config: { auth: 'v2' } }, async () => {
     throw new Error('secret detail');
   });
@@ -32,7 +33,7 @@ const logged = await (async () => {
     await app.close();
     await database.close();
   });
-  return { app, database, services: createServices(database.db), config };
+  return { app, database, services, config };
 })();
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -213,7 +214,12 @@ describe('health', () => {
 
   it('GET /readyz answers 503 when the database is unreachable, while /healthz stays 200', async () => {
     const database = openDatabase(testDatabaseConfig());
-    const app = await buildApp({ config: ctx.config, database, logger: false });
+    const app = await buildApp({
+      config: ctx.config,
+      database,
+      services: servicesFor(ctx.config, database),
+      logger: false,
+    });
     await app.ready();
     // Kysely connects lazily and only closes what it has opened: use the handle before closing it.
     await migrateToLatest(database.db);
@@ -253,7 +259,7 @@ describe('OpenAPI and the reference', () => {
     expect(doc.paths['/healthz']).toBeUndefined();
   });
 
-  it('GET /v2/openapi.json lists 413/415 on body routes and 304 on keyed GETs (contract section 3)', async () => {
+  it('GET /v2/openapi.json lists 413/415 on body routes and 304 on keyed GETs', async () => {
     const doc = (await apiClient(ctx.app, null).get('/v2/openapi.json')).body;
     const bodyRoutes: Array<[string, string]> = [
       ['/v2/variants', 'patch'],

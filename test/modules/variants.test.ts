@@ -239,10 +239,7 @@ describe('PATCH /v2/variants', () => {
       [{ developerId: 'de', newDeveloperId: 'all' }, "updates[1].newDeveloperId: 'all' is a reserved variant id"],
       [{ developerId: 'de', newDeveloperId: 'base' }, "updates[1].newDeveloperId: 'base' is a reserved variant id"],
       [{ developerId: 'de', localeCode: 'en_US' }, "updates[1].localeCode: 'en_US' is not a valid BCP 47 language tag"],
-      [
-        { developerId: 'fr', name: 'Again' },
-        'updates[1].developerId: variant fr is updated more than once in this request',
-      ],
+      [{ developerId: 'fr', name: 'Again' }, "updates[1].developerId: duplicate developer ID 'fr'"],
       [{ developerId: 'de', name: 'Changed' }, 'Variant with name Changed already exists'],
       [{ developerId: 'de', name: '' }, 'updates[1].name must NOT have fewer than 1 characters'],
     ];
@@ -380,13 +377,13 @@ describe('variants service for other modules', () => {
     expect([...found.keys()]).toEqual(['fr']);
     expect(found.get('fr')?.name).toBe('French');
 
-    const created = await db
-      .transaction()
-      .execute((trx) => variants.createVariantIfMissing(trx, workspace.id, 'pt-BR'));
-    expect(created).toMatchObject({ developer_id: 'pt-BR', name: 'pt-BR', description: '', locale_code: null });
-    const again = await variants.createVariantIfMissing(db, workspace.id, 'fr');
-    expect(again.name).toBe('French');
-    await expect(variants.createVariantIfMissing(db, workspace.id, 'all')).rejects.toThrow(
+    const created = await db.transaction().execute((trx) => variants.ensureVariant(trx, workspace.id, 'pt-BR'));
+    expect(created.variant).toMatchObject({ developer_id: 'pt-BR', name: 'pt-BR', description: '', locale_code: null });
+    expect(created.change).toMatchObject({ kind: 'variant', developerId: 'pt-BR', action: 'created' });
+    const again = await variants.ensureVariant(db, workspace.id, 'fr');
+    expect(again.variant.name).toBe('French');
+    expect(again.change).toBeNull();
+    await expect(variants.ensureVariant(db, workspace.id, 'all')).rejects.toThrow(
       "variantId: 'all' is a reserved variant id",
     );
     expect((await variants.listVariants(db, workspace.id)).map((row) => row.developer_id)).toEqual(['fr', 'pt-BR']);

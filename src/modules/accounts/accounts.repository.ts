@@ -6,6 +6,15 @@ export function findWorkspace(db: Executor, id: number) {
   return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The workspace settings that shape text: its base language and whether `sup`/`sub` are enabled. */
+export function findTextSettings(db: Executor, workspaceId: number) {
+  return db
+    .selectFrom('workspaces')
+    .select(['base_language', 'sup_sub_enabled'])
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
+}
+
 export async function countWorkspaces(db: Executor): Promise<number> {
   const row = await db
     .selectFrom('workspaces')
@@ -94,12 +103,14 @@ const activeKeyByHash = preparedQuery<Database, { hash: string }, ActiveKey>((db
   db
     .selectFrom('api_keys')
     .innerJoin('workspaces', 'workspaces.id', 'api_keys.workspace_id')
+    .innerJoin('users', 'users.id', 'api_keys.user_id')
     .select([
       'api_keys.id',
       'api_keys.workspace_id',
       'api_keys.user_id',
       'api_keys.last_used_at',
       'workspaces.revision',
+      'users.email',
     ])
     .where('api_keys.hash', '=', marker('hash'))
     .where('api_keys.revoked_at', 'is', null),
@@ -111,6 +122,7 @@ export interface ActiveKey {
   user_id: number;
   last_used_at: string | null;
   revision: number;
+  email: string;
 }
 
 /**
@@ -127,4 +139,24 @@ export async function touchKey(db: Executor, keyId: string, usedAt: string): Pro
 
 export async function claimMetaKey(db: Executor, key: string, value: string): Promise<void> {
   await db.insertInto('meta').values({ key, value }).execute();
+}
+
+/** The settings of GET and PATCH /v2/workspace. */
+export interface SettingsRow {
+  name: string;
+  base_language: string;
+  library_developer_mode: number;
+}
+
+export function findSettings(db: Executor, workspaceId: number): Promise<SettingsRow | undefined> {
+  return db
+    .selectFrom('workspaces')
+    .select(['name', 'base_language', 'library_developer_mode'])
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
+}
+
+export async function updateSettings(db: Executor, workspaceId: number, changes: Partial<SettingsRow>): Promise<void> {
+  if (Object.keys(changes).length === 0) return;
+  await db.updateTable('workspaces').set(changes).where('id', '=', workspaceId).execute();
 }

@@ -1,16 +1,20 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database } from '../../db/schema.js';
-import { now, writeTransaction } from '../../db/transaction.js';
+import type { Database, Executor } from '../../db/schema.js';
+import { now } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { WritePath } from '../changes/index.js';
+import { type Change, CLI_ACTOR, changeOf } from '../changes/index.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
-import { insertBuiltinStyleguide } from '../styleguides/styleguides.repository.js';
+import type { StyleguidesService } from '../styleguides/styleguides.service.js';
 import * as repo from './accounts.repository.js';
 import { displayPrefix, generateKey, generateKeyId, hashKey } from './keys.js';
 
 export interface Principal {
   workspaceId: number;
   userId: number;
+  /** The user's email: who the change log says made a write. */
+  email: string;
   keyId: string;
   /** The workspace's content revision when the request was authenticated. */
   revision: number;
@@ -25,13 +29,18 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export function createAccountsService(deps: {
+export interface AccountsDeps {
   db: Kysely<Database>;
-  statuses: StatusesService;
+  writes: WritePath;
+  /** What a new workspace starts with, from the modules that own it. */
+  statuses: Pick<StatusesService, 'seedDefaults'>;
+  styleguides: Pick<StyleguidesService, 'seedWorkspace'>;
   /** See DatabaseHandle.changeToken: when given, key lookups are memoised until the next write. */
   changeToken?: () => string | null;
-}) {
-  const { db, statuses, changeToken = () => null } = deps;
+}
+
+export function createAccountsService(deps: AccountsDeps) {
+  const { db, writes, statuses, changeToken = () => null } = deps;
   const lookups = new Map<string, { token: string; row: repo.ActiveKey | undefined }>();
 
   async function requireWorkspace(workspaceId: number) {
@@ -46,25 +55,28 @@ export function createAccountsService(deps: {
       const createdAt = now();
       const id = await repo.insertWorkspace(trx, name.trim(), createdAt);
       await statuses.seedDefaults(trx, id);
-      await insertBuiltinStyleguide(trx, id, createdAt);
+      await deps.styleguides.seedWorkspace(trx, id);
       return { id };
     });
   }
 
+  /**
+   * Users are the valid assignees, so adding one is a content change: it goes through the write
+   * path and the change log records it, made by the administrator's tool (the CLI, or the first
+   * start), with the email as the user's developer ID.
+   */
   async function createUser(input: { workspaceId: number; email: string; name?: string }) {
-    await requireWorkspace(input.workspaceId);
+    const { workspaceId } = input;
+    await requireWorkspace(workspaceId);
     const email = normaliseEmail(input.email);
     if (!EMAIL.test(email)) throw badRequest(`email: '${input.email}' is not an email address`);
+    const name = input.name?.trim() || email.split('@')[0] || email;
     try {
-      // Users are the valid assignees, so adding one is a content change (it advances the revision).
-      await writeTransaction(db, input.workspaceId, (trx) =>
-        repo.insertUser(trx, {
-          workspaceId: input.workspaceId,
-          email,
-          name: input.name?.trim() || email.split('@')[0] || email,
-          createdAt: now(),
-        }),
-      );
+      await writes.write({ workspaceId, actor: CLI_ACTOR }, async (trx) => {
+        const id = await repo.insertUser(trx, { workspaceId, email, name, createdAt: now() });
+        const identity = { kind: 'user' as const, ref: `user:${id}`, developerId: email };
+        return { changes: [changeOf(identity, null, { email, name }) as Change], result: undefined };
+      });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`User ${email} already exists in workspace`);
       throw error;
@@ -137,7 +149,13 @@ export function createAccountsService(deps: {
     if (!row.last_used_at || usedAt - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
       await repo.touchKey(db, row.id, new Date(usedAt).toISOString());
     }
-    return { workspaceId: row.workspace_id, userId: row.user_id, keyId: row.id, revision: Number(row.revision) };
+    return {
+      workspaceId: row.workspace_id,
+      userId: row.user_id,
+      email: row.email,
+      keyId: row.id,
+      revision: Number(row.revision),
+    };
   }
 
   /**
@@ -169,6 +187,19 @@ export function createAccountsService(deps: {
     async listUsers(workspaceId: number) {
       const rows = await repo.listUsers(db, workspaceId);
       return rows.map((row) => ({ email: row.email, name: row.name }));
+    },
+    /** The email of each user of the workspace, by user id. */
+    async userEmails(executor: Executor, workspaceId: number): Promise<Map<number, string>> {
+      const rows = await repo.listUsers(executor, workspaceId);
+      return new Map(rows.map((row) => [row.id, row.email]));
+    },
+    /** The workspace's base language (BCP 47): the locale of exports of base text. */
+    async baseLanguage(executor: Executor, workspaceId: number): Promise<string> {
+      return (await repo.findTextSettings(executor, workspaceId))?.base_language ?? 'en';
+    },
+    /** Whether the workspace enables `sup` and `sub` in rich text. */
+    async supSubEnabled(executor: Executor, workspaceId: number): Promise<boolean> {
+      return Number((await repo.findTextSettings(executor, workspaceId))?.sup_sub_enabled ?? 0) === 1;
     },
     /** The user id of each of `emails` that belongs to the workspace (lower-cased keys). */
     async userIdsByEmail(workspaceId: number): Promise<Map<string, number>> {

@@ -1,4 +1,6 @@
 import type { BlockRow, Executor } from '../../db/schema.js';
+import { badRequest } from '../../http/errors.js';
+import { type ProjectRef, projectNotFound, resolveProject } from '../projects/projects.service.js';
 import * as repo from './blocks.repository.js';
 import type { BlockRef } from './project-order.js';
 
@@ -56,10 +58,13 @@ export async function resolveBlock(
   return (await resolveBlocks(executor, workspaceId, projectId, [developerId])).get(developerId) ?? null;
 }
 
-/**
- * Where a new text item of the project goes in the custom order: after every existing item (a
- * batch takes this once and adds its index). Items created at position 0 would jump ahead of a
- * reordered project.
- */
-export const nextItemPosition = (executor: Executor, workspaceId: number, projectId: number) =>
-  repo.nextItemPosition(executor, workspaceId, projectId);
+/** `projectId` of a blocks or order request: a project of the workspace (a base has no blocks), else a 400. */
+export async function requireProject(
+  executor: Executor,
+  workspaceId: number,
+  developerId: string,
+): Promise<ProjectRef> {
+  const project = await resolveProject(executor, workspaceId, developerId);
+  if (!project) throw badRequest(`projectId: ${projectNotFound(developerId)}`);
+  return project;
+}

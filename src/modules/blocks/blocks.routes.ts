@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { type TSchema, Type } from 'typebox';
-import { workspaceOf } from '../../http/auth.js';
+import type { Limits } from '../../config.js';
+import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { DEVELOPER_ID_PATTERN, DeveloperId, DeveloperIds, Success, withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
-
-const MAX_BATCH = 1000;
+import type { BlocksService } from './blocks.service.js';
 
 const ProjectId = Type.String({ pattern: DEVELOPER_ID_PATTERN, description: 'Developer ID of the project' });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
@@ -13,47 +12,51 @@ const Block = Type.Object({
   name: Type.String(),
 });
 
-const batch = <T extends TSchema>(item: T) => Type.Array(item, { minItems: 1, maxItems: MAX_BATCH });
-
-const CreateBody = Type.Object(
-  {
-    projectId: ProjectId,
-    blocks: batch(
-      Type.Object({ name: Name, developerId: Type.Optional(DeveloperId) }, { additionalProperties: false }),
+/** The request bodies; every list holds at most `maxItems` (the batch limit). */
+function bodies(maxItems: number) {
+  const batch = <T extends TSchema>(item: T) => Type.Array(item, { minItems: 1, maxItems });
+  return {
+    CreateBody: Type.Object(
+      {
+        projectId: ProjectId,
+        blocks: batch(
+          Type.Object({ name: Name, developerId: Type.Optional(DeveloperId) }, { additionalProperties: false }),
+        ),
+      },
+      { additionalProperties: false },
     ),
-  },
-  { additionalProperties: false },
-);
-
-const UpdateBody = Type.Object(
-  {
-    projectId: ProjectId,
-    updates: batch(
-      Type.Object({ developerId: DeveloperId, name: Type.Optional(Name) }, { additionalProperties: false }),
+    UpdateBody: Type.Object(
+      {
+        projectId: ProjectId,
+        updates: batch(
+          Type.Object({ developerId: DeveloperId, name: Type.Optional(Name) }, { additionalProperties: false }),
+        ),
+      },
+      { additionalProperties: false },
     ),
-  },
-  { additionalProperties: false },
-);
+    DeleteBody: Type.Object(
+      { projectId: ProjectId, developerIds: batch(DeveloperId) },
+      { additionalProperties: false },
+    ),
+    OrderBody: Type.Object(
+      {
+        projectId: ProjectId,
+        blockIds: Type.Optional(Type.Array(DeveloperId, { maxItems })),
+        textItemIds: Type.Array(DeveloperId, { maxItems }),
+      },
+      { additionalProperties: false },
+    ),
+  };
+}
 
-const DeleteBody = Type.Object(
-  { projectId: ProjectId, developerIds: batch(DeveloperId) },
-  { additionalProperties: false },
-);
-
-const OrderBody = Type.Object(
-  {
-    projectId: ProjectId,
-    blockIds: Type.Optional(Type.Array(DeveloperId, { maxItems: MAX_BATCH })),
-    textItemIds: Type.Array(DeveloperId, { maxItems: MAX_BATCH }),
-  },
-  { additionalProperties: false },
-);
-
-export const blocksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const blocksRoutes: FastifyPluginAsyncTypebox<{ blocks: BlocksService; limits: Limits }> = async (
+  app,
+  { blocks, limits },
+) => {
+  const { CreateBody, UpdateBody, DeleteBody, OrderBody } = bodies(limits.batchItems);
   app.get(
     '/projectBlocks',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['projectBlocks'],
         summary: "List a project's blocks in block order",
@@ -61,13 +64,12 @@ export const blocksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
         response: withErrors({ 200: Type.Array(Block) }),
       },
     },
-    (request) => services.blocks.list(workspaceOf(request), request.query.projectId),
+    (request) => blocks.list(workspaceOf(request), request.query.projectId),
   );
 
   app.post(
     '/projectBlocks',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['projectBlocks'],
         summary: 'Create blocks at the end of a project, all or none',
@@ -77,8 +79,8 @@ export const blocksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       },
     },
     async (request, reply) => {
-      const { projectId, blocks } = request.body;
-      const developerIds = await services.blocks.create(workspaceOf(request), projectId, blocks);
+      const { projectId } = request.body;
+      const developerIds = await blocks.create(scopeOf(request), projectId, request.body.blocks);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -86,7 +88,6 @@ export const blocksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   app.patch(
     '/projectBlocks',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['projectBlocks'],
         summary: 'Rename blocks of a project, all or none',
@@ -95,7 +96,7 @@ export const blocksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       },
     },
     async (request) => {
-      await services.blocks.update(workspaceOf(request), request.body.projectId, request.body.updates);
+      await blocks.update(scopeOf(request), request.body.projectId, request.body.updates);
       return { success: true as const };
     },
   );
@@ -103,7 +104,6 @@ export const blocksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   app.delete(
     '/projectBlocks',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['projectBlocks'],
         summary: 'Delete blocks of a project, all or none',
@@ -113,7 +113,7 @@ export const blocksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       },
     },
     async (request) => {
-      await services.blocks.remove(workspaceOf(request), request.body.projectId, request.body.developerIds);
+      await blocks.remove(scopeOf(request), request.body.projectId, request.body.developerIds);
       return { success: true as const };
     },
   );
@@ -121,7 +121,6 @@ export const blocksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
   app.put(
     '/projectOrder',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['projectBlocks'],
         summary: 'Set the custom order of a project (sort=project_order)',
@@ -132,7 +131,7 @@ export const blocksRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = a
       },
     },
     async (request) => {
-      await services.blocks.setOrder(workspaceOf(request), request.body);
+      await blocks.setOrder(scopeOf(request), request.body);
       return { success: true as const };
     },
   );

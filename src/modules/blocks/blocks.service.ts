@@ -1,32 +1,20 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database, Executor } from '../../db/schema.js';
-import { writeTransaction } from '../../db/transaction.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { type ProjectRef, projectNotFound, resolveProject } from '../projects/projects.service.js';
-import { slugify, uniqueDeveloperId } from '../shared/developer-id.js';
-import { BLOCK_NOT_FOUND, blocksOf, loadBlocks, nextItemPosition, resolveBlock, resolveBlocks } from './blocks.refs.js';
+import type { Database } from '../../db/schema.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
+import { assertDistinctIds } from '../../shared/distinct-ids.js';
+import type { Change, WritePath, WriteScope } from '../changes/index.js';
+import { changesOf } from '../changes/index.js';
+import type { ProjectRef } from '../projects/projects.service.js';
+import type { TextPositions } from '../texts/index.js';
+import { type ProjectOrderInput, setProjectOrder } from './blocks.order.js';
+import { BLOCK_NOT_FOUND, blocksOf, loadBlocks, requireProject, resolveBlock, resolveBlocks } from './blocks.refs.js';
 import * as repo from './blocks.repository.js';
-import {
-  type BlockRef,
-  checkListed,
-  compareProjectOrder,
-  itemsInOrder,
-  type OrderedTextItem,
-  projectOrderKey,
-  reorder,
-} from './project-order.js';
+import { type BlockRef, compareProjectOrder, type OrderedTextItem, projectOrderKey } from './project-order.js';
 
-export type { BlockRef, OrderedTextItem };
-export {
-  BLOCK_NOT_FOUND,
-  compareProjectOrder,
-  loadBlocks,
-  nextItemPosition,
-  projectOrderKey,
-  resolveBlock,
-  resolveBlocks,
-};
+export type { BlockRef, OrderedTextItem, ProjectOrderInput };
+export { BLOCK_NOT_FOUND, compareProjectOrder, loadBlocks, projectOrderKey, resolveBlock, resolveBlocks };
 
 export interface Block {
   id: string;
@@ -43,40 +31,41 @@ export interface BlockUpdate {
   name?: string;
 }
 
-export interface ProjectOrderInput {
-  projectId: string;
-  blockIds?: string[];
-  textItemIds: string[];
+export interface BlocksDeps {
+  db: Kysely<Database>;
+  writes: WritePath;
+  /** The position of text items in their project (the texts module owns the column). */
+  itemPositions: TextPositions;
+  /** Takes the text items out of blocks that are about to go, answering their changes. */
+  detachFromBlocks: (trx: Transaction<Database>, workspaceId: number, blockIds: readonly number[]) => Promise<Change[]>;
 }
 
-/** `projectId` of a blocks or order request: a project of the workspace (a base has no blocks), else a 400. */
-async function requireProject(executor: Executor, workspaceId: number, developerId: string): Promise<ProjectRef> {
-  const project = await resolveProject(executor, workspaceId, developerId);
-  if (!project) throw badRequest(`projectId: ${projectNotFound(developerId)}`);
-  return project;
-}
-
-/** Blocks named by a PATCH or DELETE: repeated ids are a 400, unknown ones the API's 404. */
-function targets(blocks: readonly BlockRef[], developerIds: readonly string[], path: (i: number) => string) {
+/** Blocks named by a PATCH or DELETE (already distinct); an unknown one is the API's 404. */
+function targets(blocks: readonly BlockRef[], developerIds: readonly string[]): BlockRef[] {
   const byDeveloperId = new Map(blocks.map((b) => [b.developerId, b]));
-  const seen = new Set<string>();
-  return developerIds.map((id, index) => {
-    if (seen.has(id)) throw badRequest(`${path(index)}: duplicate developer ID '${id}'`);
-    seen.add(id);
+  return developerIds.map((id) => {
     const block = byDeveloperId.get(id);
     if (!block) throw notFound(BLOCK_NOT_FOUND);
     return block;
   });
 }
 
-export function createBlocksService(deps: { db: Kysely<Database> }) {
-  const { db } = deps;
+/**
+ * A block in the change log. Its developer ID is unique only within its project, so creates and
+ * deletes also name the project (`projectId`).
+ */
+const identity = (id: number, developerId: string) => ({ kind: 'block' as const, ref: `block:${id}`, developerId });
+const fieldsOf = (project: ProjectRef, name: string) => ({ projectId: project.developerId, name });
+
+export function createBlocksService(deps: BlocksDeps) {
+  const { db, writes, itemPositions } = deps;
 
   return {
     loadBlocks,
     resolveBlocks,
     resolveBlock,
-    nextItemPosition,
+    /** Where a new text item of the project goes in the custom order (for the text items module). */
+    nextItemPosition: itemPositions.nextItemPosition,
 
     async list(workspaceId: number, projectId: string): Promise<Block[]> {
       const project = await requireProject(db, workspaceId, projectId);
@@ -84,9 +73,10 @@ export function createBlocksService(deps: { db: Kysely<Database> }) {
     },
 
     /** Appends blocks to the end of the project's block order, in request order. */
-    async create(workspaceId: number, projectId: string, blocks: readonly NewBlockInput[]): Promise<string[]> {
+    async create(scope: WriteScope, projectId: string, blocks: readonly NewBlockInput[]): Promise<string[]> {
+      const { workspaceId } = scope;
       try {
-        return await writeTransaction(db, workspaceId, async (trx) => {
+        return await writes.write(scope, async (trx) => {
           const project = await requireProject(trx, workspaceId, projectId);
           const existing = await repo.listBlocks(trx, workspaceId, [project.id]);
           const held = new Set(existing.map((b) => b.developer_id));
@@ -94,25 +84,28 @@ export function createBlocksService(deps: { db: Kysely<Database> }) {
           const inRequest = new Set<string>();
           let position = Math.max(-1, ...existing.map((b) => b.position));
           const planned = blocks.map((block, index) => {
-            const at = `blocks[${index}].developerId`;
             let developerId = block.developerId;
             if (developerId === undefined) {
               developerId = uniqueDeveloperId(slugify(block.name), taken);
-            } else if (held.has(developerId)) {
+            } else if (held.has(developerId) || inRequest.has(developerId)) {
+              // Named twice in one create: the second element's id already exists, as with other creates.
               throw conflict(
-                `${at}: Block with developer ID ${developerId} already exists in workspace project ${projectId}`,
-              );
-            } else if (inRequest.has(developerId)) {
-              throw conflict(
-                `${at}: Block with developer ID ${developerId} already exists in workspace project ${projectId}`,
+                `blocks[${index}].developerId: Block with developer ID ${developerId} already exists in workspace project ${projectId}`,
               );
             }
             inRequest.add(developerId);
             position += 1;
             return { developerId, name: block.name, position };
           });
-          await repo.insertBlocks(trx, workspaceId, project.id, planned);
-          return planned.map((b) => b.developerId);
+          const ids = await repo.insertBlocks(trx, workspaceId, project.id, planned);
+          const changes = changesOf(
+            planned.map((b) => ({
+              identity: identity(ids.get(b.developerId) as number, b.developerId),
+              before: null,
+              after: fieldsOf(project, b.name),
+            })),
+          );
+          return { changes, result: planned.map((b) => b.developerId) };
         });
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict('blocks: one of these developer IDs already exists in workspace');
@@ -120,66 +113,85 @@ export function createBlocksService(deps: { db: Kysely<Database> }) {
       }
     },
 
-    async update(workspaceId: number, projectId: string, updates: readonly BlockUpdate[]): Promise<void> {
-      await writeTransaction(db, workspaceId, async (trx) => {
+    /** Renames blocks, all or none. */
+    async update(scope: WriteScope, projectId: string, updates: readonly BlockUpdate[]): Promise<void> {
+      const { workspaceId } = scope;
+      assertDistinctIds(
+        updates.map((u) => u.developerId),
+        (index) => `updates[${index}].developerId`,
+      );
+      await writes.write(scope, async (trx) => {
         const project = await requireProject(trx, workspaceId, projectId);
-        const blocks = await blocksOf(trx, workspaceId, project.id);
         const found = targets(
-          blocks,
+          await blocksOf(trx, workspaceId, project.id),
           updates.map((u) => u.developerId),
-          (i) => `updates[${i}].developerId`,
         );
-        for (const [index, update] of updates.entries()) {
-          if (update.name !== undefined)
-            await repo.renameBlock(trx, workspaceId, found[index]?.id as number, update.name);
-        }
+        const renames = updates.flatMap((update, index) => {
+          const block = found[index] as BlockRef;
+          return update.name === undefined || update.name === block.name ? [] : [{ block, name: update.name }];
+        });
+        return {
+          changes: changesOf(
+            renames.map(({ block, name }) => ({
+              identity: identity(block.id, block.developerId),
+              before: fieldsOf(project, block.name),
+              after: fieldsOf(project, name),
+            })),
+          ),
+          apply: async (trx) => {
+            for (const { block, name } of renames) await repo.renameBlock(trx, workspaceId, block.id, name);
+          },
+          result: undefined,
+        };
       });
     },
 
     /** Deletes blocks, all or none; their text items stay in the project, outside any block. */
-    async remove(workspaceId: number, projectId: string, developerIds: readonly string[]): Promise<void> {
-      await writeTransaction(db, workspaceId, async (trx) => {
+    async remove(scope: WriteScope, projectId: string, developerIds: readonly string[]): Promise<void> {
+      const { workspaceId } = scope;
+      assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
+      await writes.write(scope, async (trx) => {
         const project = await requireProject(trx, workspaceId, projectId);
-        const found = targets(await blocksOf(trx, workspaceId, project.id), developerIds, (i) => `developerIds[${i}]`);
-        await repo.deleteBlocks(
-          trx,
-          workspaceId,
-          found.map((b) => b.id),
+        const found = targets(await blocksOf(trx, workspaceId, project.id), developerIds);
+        const blockIds = found.map((b) => b.id);
+        // Before the blocks go, so that the items' changes still name the block they left.
+        const moved = await deps.detachFromBlocks(trx, workspaceId, blockIds);
+        const deleted = changesOf(
+          found.map((b) => ({
+            identity: identity(b.id, b.developerId),
+            before: fieldsOf(project, b.name),
+            after: null,
+          })),
         );
+        return {
+          changes: [...moved, ...deleted],
+          apply: (trx) => repo.deleteBlocks(trx, workspaceId, blockIds),
+          result: undefined,
+        };
       });
     },
 
     /**
-     * Sets the custom order of a project: the listed blocks first, in order, then the others in
-     * their previous order; the same for text items (whose order counts within their block).
+     * For the projects module, inside its write: deletes every block of `projects` (which are
+     * being deleted) and answers a change for each. Their text items must be gone already.
      */
-    async setOrder(workspaceId: number, input: ProjectOrderInput): Promise<void> {
-      await writeTransaction(db, workspaceId, async (trx) => {
-        const project = await requireProject(trx, workspaceId, input.projectId);
-        const blocks = (await repo.listBlocks(trx, workspaceId, [project.id])).map((b) => ({
-          id: b.id,
-          developerId: b.developer_id,
-          position: b.position,
-        }));
-        const items = itemsInOrder(await repo.listItemOrder(trx, workspaceId, project.id));
-        const blockIds = input.blockIds ?? [];
-        const inProject = ` in project ${input.projectId}`;
-        checkListed(
-          blockIds,
-          new Set(blocks.map((b) => b.developerId)),
-          'blockIds',
-          (id) => `${BLOCK_NOT_FOUND}: ${id}`,
-        );
-        checkListed(
-          input.textItemIds,
-          new Set(items.map((i) => i.developerId)),
-          'textItemIds',
-          (id) => `Text item with developer ID ${id} not found${inProject}`,
-        );
-        await repo.setPositions(trx, 'blocks', workspaceId, reorder(blocks, blockIds));
-        await repo.setPositions(trx, 'texts', workspaceId, reorder(items, input.textItemIds));
-      });
+    async deleteBlocksOf(trx: Transaction<Database>, workspaceId: number, projects: readonly ProjectRef[]) {
+      const projectIds = projects.map((p) => p.id);
+      const blocks = [...(await loadBlocks(trx, workspaceId, projectIds)).values()];
+      const projectOf = new Map(projects.map((p) => [p.id, p]));
+      const blockIds = blocks.map((b) => b.id);
+      await repo.deleteBlocks(trx, workspaceId, blockIds);
+      return changesOf(
+        blocks.map((b) => ({
+          identity: identity(b.id, b.developerId),
+          before: fieldsOf(projectOf.get(b.projectId) as ProjectRef, b.name),
+          after: null,
+        })),
+      );
     },
+
+    /** PUT /projectOrder: see `blocks.order.ts`. */
+    setOrder: (scope: WriteScope, input: ProjectOrderInput) => setProjectOrder(deps, scope, input),
   };
 }
 

@@ -1,9 +1,7 @@
 import { badRequest } from '../../http/errors.js';
-import type { OrderedTextItemRow } from './blocks.repository.js';
 
 /**
- * The custom order of a project's text items, used by `sort=project_order` (contract section 5):
- * blocks in block order, the items of each block in item order, then the items outside blocks.
+ * The custom order of a project's text items, used by `sort=project_order`: blocks in block order, the items of each block in item order, then the items outside blocks.
  * Items are ordered by `texts.position` (ties by creation, i.e. row id); blocks by
  * `blocks.position` (ties by row id). Positions only ever compare within one project.
  */
@@ -52,18 +50,19 @@ export function compareProjectOrder(blocks: ReadonlyMap<number, BlockRef>) {
 }
 
 /**
- * New positions for `PUT /projectOrder`: the listed entries first, in request order, then the
- * rest in their current order. Only rows whose position changes are returned. `current` is in
- * current order; `listed` are developer IDs already checked to exist and to be distinct.
+ * The order after `PUT /projectOrder`: the listed entries first, in request order, then the rest
+ * in their current order. `current` is in current order; `listed` are developer IDs already
+ * checked to exist and to be distinct.
  */
-export function reorder<T extends { id: number; developerId: string; position: number }>(
-  current: readonly T[],
-  listed: readonly string[],
-): Map<number, number> {
+export function reordered<T extends { developerId: string }>(current: readonly T[], listed: readonly string[]): T[] {
   const byDeveloperId = new Map(current.map((row) => [row.developerId, row]));
   const first = listed.map((id) => byDeveloperId.get(id) as T);
   const chosen = new Set(first);
-  const order = [...first, ...current.filter((row) => !chosen.has(row))];
+  return [...first, ...current.filter((row) => !chosen.has(row))];
+}
+
+/** Positions 0..n-1 for rows in `order`: only the rows whose position changes. */
+export function newPositions(order: readonly { id: number; position: number }[]): Map<number, number> {
   const changed = new Map<number, number>();
   order.forEach((row, position) => {
     if (row.position !== position) changed.set(row.id, position);
@@ -71,20 +70,13 @@ export function reorder<T extends { id: number; developerId: string; position: n
   return changed;
 }
 
-/** Checks `ids` (a body array at `field`) against what the project holds, naming the first bad element. */
+/** Checks `ids` (a body array at `field`, already distinct) against what the project holds, naming the first unknown. */
 export function checkListed(
   ids: readonly string[],
   known: ReadonlySet<string>,
   field: string,
   unknown: (developerId: string) => string,
 ): void {
-  const seen = new Set<string>();
-  ids.forEach((id, index) => {
-    if (seen.has(id)) throw badRequest(`${field}[${index}]: duplicate developer ID '${id}'`);
-    seen.add(id);
-    if (!known.has(id)) throw badRequest(`${field}[${index}]: ${unknown(id)}`);
-  });
+  const index = ids.findIndex((id) => !known.has(id));
+  if (index !== -1) throw badRequest(`${field}[${index}]: ${unknown(ids[index] as string)}`);
 }
-
-export const itemsInOrder = (rows: readonly OrderedTextItemRow[]) =>
-  rows.map((row) => ({ id: row.id, developerId: row.developer_id, position: row.position }));

@@ -1,9 +1,15 @@
 import type { NewTextRow } from '../../db/schema.js';
 import { badRequest, conflict } from '../../http/errors.js';
+import { slugify } from '../../shared/developer-id.js';
 import type { FolderTree } from '../folders/folders.service.js';
-import { slugify } from '../shared/developer-id.js';
-import { storedText, type WriteContext } from '../texts/content.js';
-import { contentRow, type ExistingTexts, type PlannedContent, planContents } from '../texts/create.js';
+import {
+  contentRow,
+  type ExistingTexts,
+  type PlannedContent,
+  planContents,
+  storedText,
+  type WriteContext,
+} from '../texts/index.js';
 import type { NewComponentInput } from './components.schemas.js';
 
 /** A component of a POST, checked and in its stored form; nothing is written yet. */

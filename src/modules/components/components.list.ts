@@ -1,16 +1,19 @@
 import type { RichTextMode } from '../../richtext/index.js';
-import type { TextEntity } from '../texts/entities.js';
 import {
+  byDeveloperId,
   type FilterContext,
   type FilterKey,
   type ParsedFilter,
   parseFilter,
+  type RecordContext,
+  textStore as repo,
   resolveFilter,
+  SnapshotCache,
   selectRecords,
-} from '../texts/filter.js';
-import { byDeveloperId, type RecordContext, serializeRecords, type TextSelection } from '../texts/records.js';
-import { SnapshotCache } from '../texts/snapshot.js';
-import * as repo from '../texts/texts.repository.js';
+  serializeRecords,
+  type TextEntity,
+  type TextSelection,
+} from '../texts/index.js';
 import type { ComponentsDeps } from './components.service.js';
 
 const FILTER_KEYS: readonly FilterKey[] = ['folders', 'variants', 'statuses', 'tags', 'assignee', 'integrated'];

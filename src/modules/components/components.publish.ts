@@ -1,14 +1,23 @@
 import type { Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import type { Change } from '../changes/index.js';
 import type { FolderTree } from '../folders/folders.service.js';
 import { folderNotFound } from '../folders/folders.service.js';
-import { pluralCollision, pluralFormsOf } from '../texts/content.js';
-import { contentRow, insertPlanned, loadExistingTexts, type PlannedContent } from '../texts/create.js';
-import type { TextEntity } from '../texts/entities.js';
-import * as texts from '../texts/texts.repository.js';
-import { componentDeveloperIds } from './text-items.repository.js';
-import type { PublishInput } from './text-items.schemas.js';
+import {
+  contentRow,
+  type FieldLookups,
+  insertPlanned,
+  loadExistingTexts,
+  type PlannedContent,
+  plannedEntity,
+  pluralCollision,
+  pluralFormsOf,
+  type TextEntity,
+  textChanges,
+  textStore as texts,
+} from '../texts/index.js';
+import type { PublishInput } from './components.schemas.js';
 
 /**
  * POST /components/publish, the state change of the API description: a text item that is not a
@@ -21,12 +30,13 @@ export async function publishTextItem(
   workspaceId: number,
   input: PublishInput,
   loadFolderTree: (trx: Executor, workspaceId: number) => Promise<FolderTree>,
-): Promise<string> {
+  lookupsFor: (trx: Executor, workspaceId: number, entities: readonly TextEntity[]) => Promise<FieldLookups>,
+): Promise<{ developerId: string; changes: Change[] }> {
   const id = input.textItemId;
   const [item] = await texts.loadTextsByDeveloperIds(trx, workspaceId, 'text_item', [id]);
   if (!item) throw notFound(`1 text item with developer ID ${id} not found`);
   if (item.row.component_id !== null) {
-    const component = (await componentDeveloperIds(trx, workspaceId, [item.row.component_id])).get(
+    const component = (await texts.developerIdsByRowIds(trx, workspaceId, [item.row.component_id])).get(
       item.row.component_id,
     );
     throw badRequest(`textItemId: text item ${id} is already a linked instance of component ${component}`);
@@ -61,8 +71,19 @@ export async function publishTextItem(
     at,
   );
   const rowIds = await insertPlanned(trx, [row], [planned]);
-  await texts.updateText(trx, workspaceId, item.row.id, { component_id: rowIds.get(id) as number, updated_at: at });
-  return id;
+  const componentId = rowIds.get(id) as number;
+  await texts.updateText(trx, workspaceId, item.row.id, { component_id: componentId, updated_at: at });
+  // The component is `published`; its first instance records its new link.
+  const component = plannedEntity(row, componentId, planned);
+  const linked = { ...item, row: { ...item.row, component_id: componentId } };
+  const lookups = await lookupsFor(trx, workspaceId, [component, linked]);
+  const changes = [
+    ...textChanges(null, component, lookups).map((change) =>
+      change.variantId === null ? { ...change, action: 'published' as const } : change,
+    ),
+    ...textChanges(item, linked, lookups),
+  ];
+  return { developerId: id, changes };
 }
 
 /** Everything of the item that a component has: content, variant values, listed variables. */

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
-import { principalOf, workspaceOf } from '../../http/auth.js';
+import { principalOf, scopeOf } from '../../http/auth.js';
 import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
-import { ComponentRecord, componentSchemas, ListQuery } from './components.schemas.js';
+import { ComponentRecord, componentSchemas, ListQuery, PublishBody } from './components.schemas.js';
 
 export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; limits: Limits }> = async (
   app,
@@ -15,7 +15,6 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
   app.get(
     '/components',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['components'],
         summary: 'List components: one record per base text, variant value and plural form',
@@ -36,7 +35,6 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
   app.post(
     '/components',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['components'],
         summary: 'Create components, all or none',
@@ -47,7 +45,7 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
       },
     },
     async (request, reply) => {
-      const developerIds = await services.components.create(workspaceOf(request), request.body);
+      const developerIds = await services.components.create(scopeOf(request), request.body);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -55,7 +53,6 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
   app.patch(
     '/components',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['components'],
         summary: 'Update components, all or none; only provided fields change',
@@ -66,7 +63,7 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
       },
     },
     async (request) => {
-      await services.components.update(workspaceOf(request), request.body);
+      await services.components.update(scopeOf(request), request.body);
       return { success: true as const };
     },
   );
@@ -74,7 +71,6 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
   app.delete(
     '/components',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['components'],
         summary: 'Delete components, all or none',
@@ -84,8 +80,26 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
       },
     },
     async (request) => {
-      await services.components.remove(workspaceOf(request), request.body.developerIds);
+      await services.components.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
+    },
+  );
+
+  app.post(
+    '/components/publish',
+    {
+      schema: {
+        tags: ['components'],
+        summary: 'Publish a text item to the library',
+        description:
+          'The text item becomes the first linked instance of a new component with its developer ID, text, variables, variants, plurals and other fields. `name` defaults to the developer ID; `folderId` to the library root.',
+        body: PublishBody,
+        response: withErrors({ 201: Type.Object({ developerId: Type.String() }) }, 404, 409),
+      },
+    },
+    async (request, reply) => {
+      const developerId = await services.components.publish(scopeOf(request), request.body);
+      return reply.status(201).send({ developerId });
     },
   );
 };

@@ -1,8 +1,7 @@
 import { type Static, Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { DeveloperId, Nullable } from '../../http/schemas.js';
-import { PLURAL_FORMS } from '../texts/plurals.js';
-import { contentSchemas, RichTextQuery } from '../texts/texts.schemas.js';
+import { contentSchemas, PLURAL_FORMS, RichTextQuery } from '../texts/index.js';
 
 /** The component record of the API description's table, every field listed. */
 export const ComponentRecord = Type.Object({
@@ -81,3 +80,16 @@ export type NewComponentInput = Static<ReturnType<typeof componentSchemas>['Crea
 export type CreateComponentsInput = Static<ReturnType<typeof componentSchemas>['CreateBody']>;
 export type ComponentUpdateInput = Static<ReturnType<typeof componentSchemas>['UpdateBody']>['updates'][number];
 export type UpdateComponentsInput = Static<ReturnType<typeof componentSchemas>['UpdateBody']>;
+
+export const PublishBody = Type.Object(
+  {
+    textItemId: Type.String({ description: 'Developer ID of the text item; the component gets the same' }),
+    name: Type.Optional(Type.String({ minLength: 1, description: 'Component name; defaults to the developer ID' })),
+    folderId: Type.Optional(
+      Nullable(Type.String({ description: 'Developer ID of a component folder; null or `root`: the library root' })),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export type PublishInput = Static<typeof PublishBody>;

@@ -1,38 +1,51 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database, Executor } from '../../db/schema.js';
-import { now, writeTransaction } from '../../db/transaction.js';
-import { badRequest, conflict } from '../../http/errors.js';
+import type { Database, Executor, NewTextRow } from '../../db/schema.js';
+import { now } from '../../db/transaction.js';
+import { conflict } from '../../http/errors.js';
+import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import type { WritePath, WriteScope } from '../changes/index.js';
 import type { FoldersService } from '../folders/folders.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
-import { variantNotFoundMessage } from '../texts/content.js';
-import { loadWriteContext } from '../texts/context.js';
-import { insertPlanned, loadExistingTexts } from '../texts/create.js';
-import { detachInstances } from '../texts/instances.js';
-import { PLURAL_FORMS } from '../texts/plurals.js';
-import * as repo from '../texts/texts.repository.js';
-import { applyUpdatePlans, targetVariant } from '../texts/update.js';
+import {
+  applyUpdatePlans,
+  detachInstances,
+  insertPlanned,
+  loadExistingTexts,
+  loadWriteContext,
+  PLURAL_FORMS,
+  plannedEntity,
+  textStore as repo,
+  type TextCascades,
+  targetVariant,
+  textChanges,
+  updatedEntity,
+  variantNotFoundMessage,
+} from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { componentRow, planCreate } from './components.create.js';
 import { createComponentsReader } from './components.list.js';
-import type { CreateComponentsInput, UpdateComponentsInput } from './components.schemas.js';
+import { publishTextItem } from './components.publish.js';
+import type { CreateComponentsInput, PublishInput, UpdateComponentsInput } from './components.schemas.js';
 import { componentNotFound, planUpdates } from './components.update.js';
 
 const ROOT = 'root';
 
 export interface ComponentsDeps {
   db: Kysely<Database>;
+  writes: WritePath;
+  texts: Pick<TextCascades, 'lookupsFor'>;
   statuses: Pick<StatusesService, 'keys'>;
-  accounts: Pick<AccountsService, 'userIdsByEmail'>;
-  variants: Pick<VariantsService, 'listVariants' | 'resolveVariants' | 'createVariantIfMissing'>;
+  accounts: Pick<AccountsService, 'userIdsByEmail' | 'supSubEnabled'>;
+  variants: Pick<VariantsService, 'listVariants' | 'resolveVariants' | 'ensureVariant'>;
   variables: Pick<VariablesService, 'listVariables' | 'resolveVariables'>;
   folders: Pick<FoldersService, 'loadFolderTree'>;
 }
 
 export function createComponentsService(deps: ComponentsDeps) {
-  const { db } = deps;
+  const { writes } = deps;
 
   const writeContext = (
     trx: Executor,
@@ -42,13 +55,14 @@ export function createComponentsService(deps: ComponentsDeps) {
     richText: boolean,
   ) => loadWriteContext(deps, trx, workspaceId, userIds, names, richText);
 
-  async function create(workspaceId: number, input: CreateComponentsInput): Promise<string[]> {
+  async function create(scope: WriteScope, input: CreateComponentsInput): Promise<string[]> {
+    const { workspaceId } = scope;
     const components = input.components;
     if (components.length === 0) return [];
     // Outside the transaction: the accounts service reads on its own connection.
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
     try {
-      return await writeTransaction(db, workspaceId, async (trx) => {
+      return await writes.write(scope, async (trx) => {
         const names = {
           variants: components.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
           variables: components.flatMap((c) => c.variables ?? []),
@@ -63,12 +77,16 @@ export function createComponentsService(deps: ComponentsDeps) {
         );
         const plan = planCreate(components, context, tree, existing);
         const at = now();
-        await insertPlanned(
-          trx,
-          plan.map((p) => componentRow(workspaceId, p, at)),
-          plan,
+        const rows = plan.map((p) => componentRow(workspaceId, p, at));
+        const rowIds = await insertPlanned(trx, rows, plan);
+        const created = plan.map((p, i) =>
+          plannedEntity(rows[i] as NewTextRow, rowIds.get(p.developerId) as number, p),
         );
-        return plan.map((p) => p.developerId);
+        const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);
+        return {
+          changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
+          result: plan.map((p) => p.developerId),
+        };
       });
     } catch (error) {
       // Writers to one workspace queue on its row, so this is only a safety net.
@@ -77,10 +95,11 @@ export function createComponentsService(deps: ComponentsDeps) {
     }
   }
 
-  async function update(workspaceId: number, input: UpdateComponentsInput): Promise<void> {
+  async function update(scope: WriteScope, input: UpdateComponentsInput): Promise<void> {
+    const { workspaceId } = scope;
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
-    await writeTransaction(db, workspaceId, async (trx) => {
-      const variant = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
+    await writes.write(scope, async (trx) => {
+      const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
       const ids = input.updates.map((u) => u.developerId);
       const entities = await repo.loadTextsByDeveloperIds(trx, workspaceId, 'component', ids);
       const names = { variants: [], variables: input.updates.flatMap((u) => u.variables ?? []) };
@@ -98,33 +117,65 @@ export function createComponentsService(deps: ComponentsDeps) {
         (id) => existing.has(id),
       );
 
-      await applyUpdatePlans(trx, workspaceId, plans, variant);
+      const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);
+      const changes = [
+        ...(created ? [created] : []),
+        ...plans.flatMap((plan) => textChanges(plan.entity, updatedEntity(plan), lookups)),
+      ];
+      return { changes, apply: (trx) => applyUpdatePlans(trx, workspaceId, plans, variant), result: undefined };
     });
   }
 
   /** Deletes components, all or none; their linked instances keep the text and are detached. */
-  async function remove(workspaceId: number, developerIds: readonly string[]): Promise<void> {
-    const seen = new Set<string>();
-    developerIds.forEach((id, index) => {
-      if (seen.has(id)) throw badRequest(`developerIds[${index}]: duplicate developer ID '${id}'`);
-      seen.add(id);
-    });
-    await writeTransaction(db, workspaceId, async (trx) => {
+  async function remove(scope: WriteScope, developerIds: readonly string[]): Promise<void> {
+    const { workspaceId } = scope;
+    assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
+    await writes.write(scope, async (trx) => {
       const entities = await repo.loadTextsByDeveloperIds(trx, workspaceId, 'component', developerIds);
       const found = new Set(entities.map((e) => e.row.developer_id));
       const missing = developerIds.find((id) => !found.has(id));
       if (missing !== undefined) throw componentNotFound(missing);
-      await detachInstances(trx, workspaceId, entities);
+      const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);
+      const detached = await detachInstances(trx, workspaceId, entities);
+      const instanceLookups = await deps.texts.lookupsFor(
+        trx,
+        workspaceId,
+        detached.map((d) => d.before),
+      );
       await repo.deleteTexts(
         trx,
         workspaceId,
         entities.map((e) => e.row.id),
       );
+      const changes = [
+        ...entities.flatMap((entity) => textChanges(entity, null, lookups)),
+        ...detached.flatMap((d) => textChanges(d.before, d.after, instanceLookups)),
+      ];
+      return { changes, result: undefined };
     });
   }
 
+  /** POST /components/publish: a text item becomes the first linked instance of a new component. */
+  async function publish(scope: WriteScope, input: PublishInput): Promise<string> {
+    try {
+      return await writes.write(scope, async (trx) => {
+        const { developerId, changes } = await publishTextItem(
+          trx,
+          scope.workspaceId,
+          input,
+          deps.folders.loadFolderTree,
+          deps.texts.lookupsFor,
+        );
+        return { changes, result: developerId };
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('Component already exists in workspace');
+      throw error;
+    }
+  }
+
   const reader = createComponentsReader(deps);
-  return { list: reader.list, select: reader.select, create, update, remove };
+  return { list: reader.list, select: reader.select, create, update, remove, publish };
 }
 
 export type ComponentsService = ReturnType<typeof createComponentsService>;

@@ -1,9 +1,12 @@
 import type { VariantRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { FolderTree } from '../folders/folders.service.js';
-import type { WriteContext } from '../texts/content.js';
-import type { TextEntity } from '../texts/entities.js';
-import { planUpdates as planContentUpdates, type UpdatePlan } from '../texts/update.js';
+import {
+  planUpdates as planContentUpdates,
+  type TextEntity,
+  type UpdatePlan,
+  type WriteContext,
+} from '../texts/index.js';
 import type { ComponentUpdateInput } from './components.schemas.js';
 
 export type { UpdatePlan };

@@ -41,22 +41,6 @@ export async function insertFolder(db: Executor, workspaceId: number, folder: Ne
   return row.id;
 }
 
-/** Moves the components filed in any of `fromIds` into `to` (null: the library root). */
-export async function moveComponents(
-  db: Executor,
-  workspaceId: number,
-  fromIds: readonly number[],
-  to: number | null,
-): Promise<void> {
-  await db
-    .updateTable('texts')
-    .set({ folder_id: to })
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', 'component')
-    .where('folder_id', 'in', fromIds)
-    .execute();
-}
-
 /** Moves the subfolders of any of `fromIds` under `to` (null: the library root). */
 export async function moveSubfolders(
   db: Executor,

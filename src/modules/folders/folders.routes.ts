@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { workspaceOf } from '../../http/auth.js';
+import type { Limits } from '../../config.js';
+import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { DeveloperId, DeveloperIds, developerIdsBody, Nullable, Success, withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
-
-const MAX_BATCH = 1000;
+import type { FoldersService } from './folders.service.js';
 
 const Folder = Type.Object({
   id: Type.String({ description: 'Developer ID' }),
@@ -14,48 +13,52 @@ const Folder = Type.Object({
   ),
 });
 
-const CreateBody = Type.Object(
-  {
-    folders: Type.Array(
-      Type.Object(
-        {
-          name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique among the folders of one parent' }),
-          developerId: Type.Optional(DeveloperId),
-          parentId: Type.Optional(
-            Nullable(
-              Type.String({
-                description:
-                  'Developer ID of an existing folder or of one created earlier in this request; null or `root` for the library root',
-              }),
+const createBody = (maxItems: number) =>
+  Type.Object(
+    {
+      folders: Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique among the folders of one parent' }),
+            developerId: Type.Optional(DeveloperId),
+            parentId: Type.Optional(
+              Nullable(
+                Type.String({
+                  description:
+                    'Developer ID of an existing folder or of one created earlier in this request; null or `root` for the library root',
+                }),
+              ),
             ),
-          ),
-        },
-        { additionalProperties: false },
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems },
       ),
-      { minItems: 1, maxItems: MAX_BATCH },
-    ),
-  },
-  { additionalProperties: false },
-);
+    },
+    { additionalProperties: false },
+  );
 
-export const foldersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const foldersRoutes: FastifyPluginAsyncTypebox<{ folders: FoldersService; limits: Limits }> = async (
+  app,
+  { folders, limits },
+) => {
+  const CreateBody = createBody(limits.batchItems);
+
   app.get(
     '/componentFolders',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['componentFolders'],
         summary: 'List the component folders in creation order',
         response: withErrors({ 200: Type.Array(Folder) }),
       },
     },
-    (request) => services.folders.list(workspaceOf(request)),
+    (request) => folders.list(workspaceOf(request)),
   );
 
   app.post(
     '/componentFolders',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['componentFolders'],
         summary: 'Create component folders, all or none',
@@ -66,7 +69,7 @@ export const foldersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
       },
     },
     async (request, reply) => {
-      const developerIds = await services.folders.create(workspaceOf(request), request.body.folders);
+      const developerIds = await folders.create(scopeOf(request), request.body.folders);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -74,18 +77,17 @@ export const foldersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = 
   app.delete(
     '/componentFolders',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['componentFolders'],
         summary: 'Delete component folders, all or none',
         description:
           'Components and subfolders of a deleted folder move to its nearest surviving ancestor, or to the library root.',
-        body: developerIdsBody(MAX_BATCH),
+        body: developerIdsBody(limits.batchItems),
         response: withErrors({ 200: Success }, 404),
       },
     },
     async (request) => {
-      await services.folders.remove(workspaceOf(request), request.body.developerIds);
+      await folders.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
     },
   );

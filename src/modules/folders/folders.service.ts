@@ -1,31 +1,24 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
-import { now, writeTransaction } from '../../db/transaction.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { slugify, uniqueDeveloperId } from '../shared/developer-id.js';
+import { now } from '../../db/transaction.js';
+import { conflict, notFound } from '../../http/errors.js';
+import { assertDistinctIds } from '../../shared/distinct-ids.js';
+import type { Change, WritePath, WriteScope } from '../changes/index.js';
+import { changeOf, changesOf } from '../changes/index.js';
+import type { TextCascades } from '../texts/index.js';
+import { folderNotFound, type NewFolderInput, planCreate } from './folders.plan.js';
 import * as repo from './folders.repository.js';
 import { buildFolderTree, type FolderRef, type FolderTree, toFolderRef } from './folders.tree.js';
 
-export type { FolderRef, FolderTree };
-
-/** Reserved (contract section 2): in filters and moves it names the library root, never a folder. */
-export const ROOT_FOLDER_ID = 'root';
+export { folderNotFound, ROOT_FOLDER_ID } from './folders.plan.js';
+export type { FolderRef, FolderTree, NewFolderInput };
 
 export interface Folder {
   id: string;
   name: string;
   parentId: string | null;
 }
-
-export interface NewFolderInput {
-  name: string;
-  developerId?: string;
-  /** A folder that exists, or one created earlier in the same request; null, omitted or `root`: the library root. */
-  parentId?: string | null;
-}
-
-export const folderNotFound = (developerId: string) => `Folder id not found: ${developerId}`;
 
 /** The folder tree of the workspace, for answering many folder questions with one query. */
 export async function loadFolderTree(executor: Executor, workspaceId: number): Promise<FolderTree> {
@@ -59,54 +52,23 @@ export async function folderDeveloperIds(executor: Executor, workspaceId: number
   return new Map((await repo.listFolders(executor, workspaceId)).map((row) => [row.id, row.developer_id]));
 }
 
-interface PlannedFolder {
-  developerId: string;
-  name: string;
-  parent: { existing: number } | { inRequest: string } | null;
+/** The change log's identity of a folder, and its fields as its GET record names them. */
+const folderIdentity = (folder: { id: number; developerId: string }) => ({
+  kind: 'folder' as const,
+  ref: `folder:${folder.id}`,
+  developerId: folder.developerId,
+});
+const folderFields = (name: string, parentId: string | null) => ({ name, parentId });
+
+export interface FoldersDeps {
+  db: Kysely<Database>;
+  writes: WritePath;
+  /** Moving the components of deleted folders (the texts module answers). */
+  components: Pick<TextCascades, 'moveComponents'>;
 }
 
-/** Checks the whole batch against the workspace before anything is written. */
-function planCreate(tree: FolderTree, folders: readonly NewFolderInput[]): PlannedFolder[] {
-  const existing = new Set(tree.folders.map((f) => f.developerId));
-  // Generated ids avoid every id the request names explicitly, wherever it names it.
-  const taken = new Set([...existing, ROOT_FOLDER_ID, ...folders.flatMap((f) => f.developerId ?? [])]);
-  const inRequest = new Set<string>();
-  const siblingKey = (parent: string | null, name: string) => JSON.stringify([parent, name]);
-  const siblingNames = new Set(tree.folders.map((f) => siblingKey(tree.developerIdOf(f.parentId), f.name)));
-
-  return folders.map((folder, index) => {
-    const at = `folders[${index}]`;
-    let developerId = folder.developerId;
-    if (developerId === undefined) {
-      developerId = uniqueDeveloperId(slugify(folder.name), taken);
-    } else if (developerId === ROOT_FOLDER_ID) {
-      throw badRequest(`${at}.developerId: '${ROOT_FOLDER_ID}' is reserved for the library root`);
-    } else if (existing.has(developerId) || inRequest.has(developerId)) {
-      throw conflict(`${at}.developerId: Folder with developer ID ${developerId} already exists in workspace`);
-    }
-
-    const parentId = folder.parentId === ROOT_FOLDER_ID ? null : (folder.parentId ?? null);
-    let parent: PlannedFolder['parent'] = null;
-    if (parentId !== null) {
-      const found = tree.byDeveloperId(parentId);
-      if (found) parent = { existing: found.id };
-      else if (inRequest.has(parentId)) parent = { inRequest: parentId };
-      else throw badRequest(`${at}.parentId: ${folderNotFound(parentId)}`);
-    }
-
-    const key = siblingKey(parentId, folder.name);
-    if (siblingNames.has(key)) {
-      const under = parentId === null ? 'the library root' : `folder ${parentId}`;
-      throw conflict(`${at}.name: Folder ${folder.name} already exists in workspace under ${under}`);
-    }
-    siblingNames.add(key);
-    inRequest.add(developerId);
-    return { developerId, name: folder.name, parent };
-  });
-}
-
-export function createFoldersService(deps: { db: Kysely<Database> }) {
-  const { db } = deps;
+export function createFoldersService(deps: FoldersDeps) {
+  const { db, writes } = deps;
 
   return {
     loadFolderTree,
@@ -120,23 +82,38 @@ export function createFoldersService(deps: { db: Kysely<Database> }) {
     },
 
     /** Creates the folders in request order, all or none; returns their developer IDs. */
-    async create(workspaceId: number, folders: readonly NewFolderInput[]): Promise<string[]> {
+    async create(scope: WriteScope, folders: readonly NewFolderInput[]): Promise<string[]> {
+      const { workspaceId } = scope;
       try {
-        return await writeTransaction(db, workspaceId, async (trx) => {
-          const plan = planCreate(await loadFolderTree(trx, workspaceId), folders);
+        return await writes.write(scope, async (trx) => {
+          const tree = await loadFolderTree(trx, workspaceId);
+          const plan = planCreate(tree, folders);
           const createdAt = now();
           const newRowIds = new Map<string, number>();
+          const changes: Change[] = [];
           for (const folder of plan) {
             let parentId: number | null = null;
-            if (folder.parent && 'existing' in folder.parent) parentId = folder.parent.existing;
-            else if (folder.parent) parentId = newRowIds.get(folder.parent.inRequest) ?? null;
+            let parent: string | null = null;
+            if (folder.parent && 'existing' in folder.parent) {
+              parentId = folder.parent.existing;
+              parent = tree.developerIdOf(parentId);
+            } else if (folder.parent) {
+              parentId = newRowIds.get(folder.parent.inRequest) ?? null;
+              parent = folder.parent.inRequest;
+            }
             const id = await repo.insertFolder(trx, workspaceId, { ...folder, parentId, createdAt });
             newRowIds.set(folder.developerId, id);
+            const change = changeOf(
+              folderIdentity({ id, developerId: folder.developerId }),
+              null,
+              folderFields(folder.name, parent),
+            );
+            if (change) changes.push(change);
           }
-          return plan.map((f) => f.developerId);
+          return { changes, result: plan.map((f) => f.developerId) };
         });
       } catch (error) {
-        // The workspace lock taken by writeTransaction makes this a last line of defence only.
+        // The workspace lock taken by the write path makes this a last line of defence only.
         if (isUniqueViolation(error))
           throw conflict('folders: a folder with one of these developer IDs already exists in workspace');
         throw error;
@@ -145,32 +122,53 @@ export function createFoldersService(deps: { db: Kysely<Database> }) {
 
     /**
      * Deletes folders, all or none. What they hold (components and subfolders) moves to the nearest
-     * ancestor that survives this request, or to the library root.
+     * ancestor that survives this request, or to the library root; each move is recorded as `moved`.
      */
-    async remove(workspaceId: number, developerIds: readonly string[]): Promise<void> {
-      const seen = new Set<string>();
-      developerIds.forEach((id, index) => {
-        if (seen.has(id)) throw badRequest(`developerIds[${index}]: duplicate developer ID '${id}'`);
-        seen.add(id);
-      });
-      await writeTransaction(db, workspaceId, async (trx) => {
+    async remove(scope: WriteScope, developerIds: readonly string[]): Promise<void> {
+      const { workspaceId } = scope;
+      assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
+      await writes.write(scope, async (trx) => {
         const tree = await loadFolderTree(trx, workspaceId);
-        const doomed = new Set<number>();
+        const doomed = new Map<number, FolderRef>();
         for (const developerId of developerIds) {
           const folder = tree.byDeveloperId(developerId);
           if (!folder) throw notFound(folderNotFound(developerId));
-          doomed.add(folder.id);
+          doomed.set(folder.id, folder);
         }
+        const targetOf = (id: number) => tree.nearestAncestor(id, (candidate) => !doomed.has(candidate));
         const byTarget = new Map<number | null, number[]>();
-        for (const id of doomed) {
-          const target = tree.nearestAncestor(id, (candidate) => !doomed.has(candidate));
-          byTarget.set(target, [...(byTarget.get(target) ?? []), id]);
-        }
+        for (const id of doomed.keys()) byTarget.set(targetOf(id), [...(byTarget.get(targetOf(id)) ?? []), id]);
+
+        const deleted = changesOf(
+          [...doomed.values()].map((f) => ({
+            identity: folderIdentity(f),
+            before: folderFields(f.name, tree.developerIdOf(f.parentId)),
+            after: null,
+          })),
+        );
+        const subfolders = tree.folders.flatMap((f) => {
+          if (f.parentId === null || !doomed.has(f.parentId) || doomed.has(f.id)) return [];
+          const change = changeOf(
+            folderIdentity(f),
+            folderFields(f.name, tree.developerIdOf(f.parentId)),
+            folderFields(f.name, tree.developerIdOf(targetOf(f.parentId))),
+            'moved',
+          );
+          return change ? [change] : [];
+        });
+        // Before the folders go, so that the components' changes still name them.
+        const components: Change[] = [];
         for (const [target, fromIds] of byTarget) {
-          await repo.moveComponents(trx, workspaceId, fromIds, target);
-          await repo.moveSubfolders(trx, workspaceId, fromIds, target);
+          components.push(...(await deps.components.moveComponents(trx, workspaceId, fromIds, target)));
         }
-        await repo.deleteFolders(trx, workspaceId, [...doomed]);
+        return {
+          changes: [...deleted, ...subfolders, ...components],
+          apply: async (trx) => {
+            for (const [target, fromIds] of byTarget) await repo.moveSubfolders(trx, workspaceId, fromIds, target);
+            await repo.deleteFolders(trx, workspaceId, [...doomed.keys()]);
+          },
+          result: undefined,
+        };
       });
     },
   };

@@ -24,6 +24,16 @@ export const toProjectRef = (row: ProjectRow): ProjectRef => ({
   developerMode: row.developer_mode === 1,
 });
 
+/**
+ * A project or base in the change log: kind `project` or `base`, a ref on the row id (stable
+ * after deletion), named by its developer ID.
+ */
+export const containerIdentity = (ref: Pick<ProjectRef, 'id' | 'kind' | 'developerId'>) => ({
+  kind: ref.kind,
+  ref: `${ref.kind}:${ref.id}`,
+  developerId: ref.developerId,
+});
+
 export const projectNotFound = (developerId: string) => `Project with developer ID ${developerId} not found`;
 export const baseNotFound = (developerId: string) => `Base with developer ID ${developerId} not found`;
 

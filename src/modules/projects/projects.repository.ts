@@ -31,14 +31,15 @@ export interface NewContainer {
   developerMode: boolean;
 }
 
+/** Inserts projects or bases; answers their row ids by developer ID (unique in the workspace). */
 export async function insertContainers(
   db: Executor,
   workspaceId: number,
   containers: readonly NewContainer[],
   createdAt: string,
-): Promise<void> {
-  if (containers.length === 0) return;
-  await db
+): Promise<Map<string, number>> {
+  if (containers.length === 0) return new Map();
+  const rows = await db
     .insertInto('projects')
     .values(
       containers.map((c) => ({
@@ -51,7 +52,9 @@ export async function insertContainers(
         created_at: createdAt,
       })),
     )
+    .returning(['id', 'developer_id'])
     .execute();
+  return new Map(rows.map((row) => [row.developer_id, row.id]));
 }
 
 export interface ProjectChanges {
@@ -71,35 +74,8 @@ export async function updateProject(
 }
 
 /**
- * A project that changes base keeps only the derivations that still point into its (new) base:
- * `baseTextItemId` always names an item of the connected base.
- */
-export async function dropForeignDerivations(
-  db: Executor,
-  workspaceId: number,
-  projectId: number,
-  baseId: number | null,
-): Promise<void> {
-  let query = db
-    .updateTable('texts')
-    .set({ base_text_item_id: null })
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', 'text_item')
-    .where('project_id', '=', projectId)
-    .where('base_text_item_id', 'is not', null);
-  if (baseId !== null) {
-    query = query.where('base_text_item_id', 'not in', (eb) =>
-      eb.selectFrom('texts').select('id').where('workspace_id', '=', workspaceId).where('project_id', '=', baseId),
-    );
-  }
-  await query.execute();
-}
-
-/**
- * Deletes projects or bases with their text items and blocks. The foreign keys would cascade on
- * their own; the explicit steps keep the outcome independent of how each database orders its
- * foreign-key actions. What points at the deleted rows from elsewhere is detached by the foreign
- * keys: `texts.base_text_item_id` of derived items and `projects.base_id` of connected projects.
+ * Deletes projects or bases; projects connected to a deleted base are disconnected. Their text
+ * items and blocks must be gone first (the texts and blocks modules do that, recording each).
  */
 export async function deleteContainers(db: Executor, workspaceId: number, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
@@ -109,12 +85,5 @@ export async function deleteContainers(db: Executor, workspaceId: number, ids: r
     .where('workspace_id', '=', workspaceId)
     .where('base_id', 'in', ids)
     .execute();
-  await db
-    .deleteFrom('texts')
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', 'text_item')
-    .where('project_id', 'in', ids)
-    .execute();
-  await db.deleteFrom('blocks').where('workspace_id', '=', workspaceId).where('project_id', 'in', ids).execute();
   await db.deleteFrom('projects').where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute();
 }

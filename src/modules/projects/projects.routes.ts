@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { workspaceOf } from '../../http/auth.js';
+import type { Limits } from '../../config.js';
+import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { DeveloperId, DeveloperIds, developerIdsBody, Nullable, Success, withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
-
-const MAX_BATCH = 1000;
+import type { ProjectsService } from './projects.service.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const BaseRef = Nullable(
@@ -15,74 +14,79 @@ const Project = Type.Object({
   id: Type.String({ description: 'Developer ID' }),
   name: Type.String(),
   baseId: Nullable(Type.String({ description: 'Developer ID of the connected base, null if none' })),
-  developerMode: Type.Boolean({ description: 'Whether the deprecated v0 API can reach the project' }),
+  developerMode: Type.Boolean({ description: 'Whether the deprecated v0 and v1 APIs can reach the project' }),
 });
 
-const CreateBody = Type.Object(
-  {
-    projects: Type.Array(
-      Type.Object(
-        {
-          name: Name,
-          developerId: Type.Optional(DeveloperId),
-          baseId: Type.Optional(BaseRef),
-          developerMode: Type.Optional(Type.Boolean({ default: true })),
-        },
-        { additionalProperties: false },
+const createBody = (maxItems: number) =>
+  Type.Object(
+    {
+      projects: Type.Array(
+        Type.Object(
+          {
+            name: Name,
+            developerId: Type.Optional(DeveloperId),
+            baseId: Type.Optional(BaseRef),
+            developerMode: Type.Optional(
+              Type.Boolean({ default: false, description: 'Let the deprecated v0 and v1 APIs reach the project' }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems },
       ),
-      { minItems: 1, maxItems: MAX_BATCH },
-    ),
-  },
-  { additionalProperties: false },
-);
+    },
+    { additionalProperties: false },
+  );
 
-const UpdateBody = Type.Object(
-  {
-    updates: Type.Array(
-      Type.Object(
-        {
-          developerId: DeveloperId,
-          name: Type.Optional(Name),
-          baseId: Type.Optional(BaseRef),
-          developerMode: Type.Optional(Type.Boolean()),
-        },
-        { additionalProperties: false },
+const updateBody = (maxItems: number) =>
+  Type.Object(
+    {
+      updates: Type.Array(
+        Type.Object(
+          {
+            developerId: DeveloperId,
+            name: Type.Optional(Name),
+            baseId: Type.Optional(BaseRef),
+            developerMode: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems },
       ),
-      { minItems: 1, maxItems: MAX_BATCH },
-    ),
-  },
-  { additionalProperties: false },
-);
+    },
+    { additionalProperties: false },
+  );
 
-export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const projectsRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsService; limits: Limits }> = async (
+  app,
+  { projects, limits },
+) => {
   app.get(
     '/projects',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['projects'],
         summary: 'List the projects in creation order',
         response: withErrors({ 200: Type.Array(Project) }),
       },
     },
-    (request) => services.projects.listProjects(workspaceOf(request)),
+    (request) => projects.listProjects(workspaceOf(request)),
   );
 
   app.post(
     '/projects',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['projects'],
         summary: 'Create projects, all or none',
         description:
-          'A project without `developerId` gets a slug of its name. Projects and bases share one developer-ID namespace (409 on a clash with either). `developerMode` defaults to true.',
-        body: CreateBody,
+          'A project without `developerId` gets a slug of its name. Projects and bases share one developer-ID namespace (409 on a clash with either). `developerMode` defaults to false: the deprecated v0 and v1 APIs reach only projects that turn it on.',
+        body: createBody(limits.batchItems),
         response: withErrors({ 201: DeveloperIds }, 409),
       },
     },
     async (request, reply) => {
-      const developerIds = await services.projects.createProjects(workspaceOf(request), request.body.projects);
+      const developerIds = await projects.createProjects(scopeOf(request), request.body.projects);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -90,18 +94,17 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   app.patch(
     '/projects',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['projects'],
         summary: 'Update projects, all or none',
         description:
           'Only the fields sent change. `baseId: null` disconnects the project from its base; when the base changes, items derived from the old base lose their `baseTextItemId`.',
-        body: UpdateBody,
+        body: updateBody(limits.batchItems),
         response: withErrors({ 200: Success }, 404),
       },
     },
     async (request) => {
-      await services.projects.updateProjects(workspaceOf(request), request.body.updates);
+      await projects.updateProjects(scopeOf(request), request.body.updates);
       return { success: true as const };
     },
   );
@@ -109,16 +112,15 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   app.delete(
     '/projects',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['projects'],
         summary: 'Delete projects with their blocks and text items, all or none',
-        body: developerIdsBody(MAX_BATCH),
+        body: developerIdsBody(limits.batchItems),
         response: withErrors({ 200: Success }, 404),
       },
     },
     async (request) => {
-      await services.projects.removeProjects(workspaceOf(request), request.body.developerIds);
+      await projects.removeProjects(scopeOf(request), request.body.developerIds);
       return { success: true as const };
     },
   );

@@ -1,5 +1,5 @@
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { slugify, uniqueDeveloperId } from '../shared/developer-id.js';
+import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
 import { baseNotFound, type ProjectRef, projectNotFound } from './projects.refs.js';
 import type { NewContainer, ProjectChanges } from './projects.repository.js';
 
@@ -20,18 +20,6 @@ export interface ProjectUpdate {
 }
 
 const label = { project: 'Project', base: 'Base' } as const;
-
-export const duplicateId = (path: string, developerId: string) =>
-  badRequest(`${path}: duplicate developer ID '${developerId}'`);
-
-/** Rejects a developer ID named twice in one request, naming the second occurrence. */
-export function assertDistinct(developerIds: readonly string[], path: (index: number) => string): void {
-  const seen = new Set<string>();
-  developerIds.forEach((id, index) => {
-    if (seen.has(id)) throw duplicateId(path(index), id);
-    seen.add(id);
-  });
-}
 
 function findBase(existing: readonly ProjectRef[], developerId: string, path: string): ProjectRef {
   const base = existing.find((c) => c.kind === 'base' && c.developerId === developerId);
@@ -75,36 +63,44 @@ export function planCreate(
     }
     const baseId =
       kind === 'project' && input.baseId != null ? findBase(existing, input.baseId, `${at}.baseId`).id : null;
-    return { kind, developerId, name: input.name, baseId, developerMode: input.developerMode ?? true };
+    return { kind, developerId, name: input.name, baseId, developerMode: input.developerMode ?? false };
   });
 }
 
 export interface PlannedUpdate {
   project: ProjectRef;
+  /** The project as the update leaves it. */
+  after: ProjectRef;
   changes: ProjectChanges;
   /** Set when the project's base changes: its derivations from other bases are dropped. */
   newBaseId?: number | null;
 }
 
-/** Project updates in request order; an unknown project is a 404, an unknown base a 400. */
+/**
+ * Project updates in request order (developer IDs already distinct); an unknown project is a 404,
+ * an unknown base a 400.
+ */
 export function planUpdates(existing: readonly ProjectRef[], updates: readonly ProjectUpdate[]): PlannedUpdate[] {
   const projects = new Map(existing.filter((c) => c.kind === 'project').map((c) => [c.developerId, c]));
-  const seen = new Set<string>();
   return updates.map((update, index) => {
     const at = `updates[${index}]`;
-    if (seen.has(update.developerId)) throw duplicateId(`${at}.developerId`, update.developerId);
-    seen.add(update.developerId);
     const project = projects.get(update.developerId);
     if (!project) throw notFound(projectNotFound(update.developerId));
     const changes: ProjectChanges = {};
     if (update.name !== undefined) changes.name = update.name;
     if (update.developerMode !== undefined) changes.developer_mode = update.developerMode ? 1 : 0;
+    const after: ProjectRef = {
+      ...project,
+      name: update.name ?? project.name,
+      developerMode: update.developerMode ?? project.developerMode,
+    };
     let newBaseId: number | null | undefined;
     if (update.baseId !== undefined) {
       const baseId = update.baseId === null ? null : findBase(existing, update.baseId, `${at}.baseId`).id;
       changes.base_id = baseId;
+      after.baseId = baseId;
       if (baseId !== project.baseId) newBaseId = baseId;
     }
-    return newBaseId === undefined ? { project, changes } : { project, changes, newBaseId };
+    return newBaseId === undefined ? { project, after, changes } : { project, after, changes, newBaseId };
   });
 }

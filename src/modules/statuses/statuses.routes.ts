@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { workspaceOf } from '../../http/auth.js';
+import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { DeveloperId, Success, withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
+import type { StatusesService } from './statuses.service.js';
 
 const Status = Type.Object({
   id: Type.String({ description: 'Stable identifier: the value to send as `status` or in a `statuses` filter' }),
@@ -27,35 +27,34 @@ const ReplaceBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const statusesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const statusesRoutes: FastifyPluginAsyncTypebox<{ statuses: StatusesService }> = async (app, { statuses }) => {
   app.get(
     '/statuses',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['statuses'],
         summary: 'List the workflow statuses, earliest to latest',
         response: withErrors({ 200: Type.Array(Status) }),
       },
     },
-    (request) => services.statuses.list(workspaceOf(request)),
+    (request) => statuses.list(workspaceOf(request)),
   );
 
   app.put(
     '/statuses',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['statuses'],
         summary: 'Replace the workflow, in order',
         description:
-          'Removing a status that records still use needs a `reassign` entry naming the kept status they move to.',
+          'Removing a status that records still use needs a `reassign` entry naming the kept status they move to. ' +
+          'History records the workflow as one record (kind `statuses`, developer ID `statuses`) and every record that moved.',
         body: ReplaceBody,
         response: withErrors({ 200: Success }),
       },
     },
     async (request) => {
-      await services.statuses.replace(workspaceOf(request), request.body);
+      await statuses.replace(scopeOf(request), request.body);
       return { success: true as const };
     },
   );

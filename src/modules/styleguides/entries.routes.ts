@@ -1,25 +1,23 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { workspaceOf } from '../../http/auth.js';
+import type { Limits } from '../../config.js';
+import { scopeOf } from '../../http/auth.js';
 import { DeveloperIds, Success, withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
-import {
-  CreateRulesBody,
-  CreateTermsBody,
-  DeleteRulesBody,
-  DeleteTermsBody,
-  UpdateRulesBody,
-  UpdateTermsBody,
-} from './styleguides.schemas.js';
+import { styleguideSchemas } from './styleguides.schemas.js';
+import type { StyleguidesService } from './styleguides.service.js';
 
 /** Rules and wordlist terms of the style guides: batch create, update and delete. */
-export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{
+  styleguides: StyleguidesService;
+  limits: Limits;
+}> = async (app, { styleguides, limits }) => {
   const tags = ['styleguides'];
-  const { rules, terms } = services.styleguides;
+  const { rules, terms } = styleguides;
+  const { CreateRulesBody, UpdateRulesBody, DeleteRulesBody, CreateTermsBody, UpdateTermsBody, DeleteTermsBody } =
+    styleguideSchemas(limits);
 
   app.post(
     '/styleguides/rules',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'Create rules, all or none',
@@ -30,7 +28,7 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
       },
     },
     async (request, reply) => {
-      const developerIds = await rules.create(workspaceOf(request), request.body.rules);
+      const developerIds = await rules.create(scopeOf(request), request.body.rules);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -38,7 +36,6 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
   app.patch(
     '/styleguides/rules',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'Update rules, all or none: only the fields given change',
@@ -48,7 +45,7 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
       },
     },
     async (request) => {
-      await rules.update(workspaceOf(request), request.body.updates);
+      await rules.update(scopeOf(request), request.body.updates);
       return { success: true as const };
     },
   );
@@ -56,7 +53,6 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
   app.delete(
     '/styleguides/rules',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'Delete rules, all or none',
@@ -65,7 +61,7 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
       },
     },
     async (request) => {
-      await rules.remove(workspaceOf(request), request.body.rules);
+      await rules.remove(scopeOf(request), request.body.rules);
       return { success: true as const };
     },
   );
@@ -73,7 +69,6 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
   app.post(
     '/styleguides/terms',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'Create wordlist terms, all or none',
@@ -84,7 +79,7 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
       },
     },
     async (request, reply) => {
-      const developerIds = await terms.create(workspaceOf(request), request.body.terms);
+      const developerIds = await terms.create(scopeOf(request), request.body.terms);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -92,7 +87,6 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
   app.patch(
     '/styleguides/terms',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'Update wordlist terms, all or none: only the fields given change',
@@ -101,7 +95,7 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
       },
     },
     async (request) => {
-      await terms.update(workspaceOf(request), request.body.updates);
+      await terms.update(scopeOf(request), request.body.updates);
       return { success: true as const };
     },
   );
@@ -109,7 +103,6 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
   app.delete(
     '/styleguides/terms',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'Delete wordlist terms, all or none',
@@ -118,7 +111,7 @@ export const styleguideEntriesRoutes: FastifyPluginAsyncTypebox<{ services: Serv
       },
     },
     async (request) => {
-      await terms.remove(workspaceOf(request), request.body.terms);
+      await terms.remove(scopeOf(request), request.body.terms);
       return { success: true as const };
     },
   );

@@ -1,9 +1,6 @@
-import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database, Executor } from '../../db/schema.js';
-import { writeTransaction } from '../../db/transaction.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { slugify, uniqueDeveloperId } from '../shared/developer-id.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
+import type { WriteScope } from '../changes/index.js';
 import * as entries from './entries.repository.js';
 import {
   type EntryNoun,
@@ -15,14 +12,14 @@ import {
   validCheck,
 } from './entries.rules.js';
 import type { EntryRef, Located, NewRuleInput, NewTermInput, RuleUpdate, TermUpdate } from './entries.types.js';
-import { type GuideState, indexGuides, storedCheck } from './styleguides.records.js';
-import * as repo from './styleguides.repository.js';
+import type { Guides, GuideWork, GuideWriter } from './styleguides.changes.js';
+import { type GuideState, storedCheck } from './styleguides.records.js';
 
 /**
  * Rules and wordlist terms: batch create, update and delete in the style of the rest of the API.
  * Their developer IDs are unique within their guide, so every element names its `styleguideId`.
+ * The change log records them as changes of their guide (see styleguides.changes.ts).
  */
-type Guides = Map<string, GuideState>;
 
 const entriesOf = (state: GuideState, noun: EntryNoun) => (noun === 'Rule' ? state.rules : state.terms);
 
@@ -34,20 +31,9 @@ function checkTerm(input: { preferred?: string; replaces?: string[] }, field: st
   });
 }
 
-export function createEntriesService(deps: { db: Kysely<Database> }) {
-  const { db } = deps;
-
-  /** One transaction that loads the workspace's guides first; a unique violation is a 409. */
-  async function write<T>(workspaceId: number, work: (trx: Executor, guides: Guides) => Promise<T>): Promise<T> {
-    try {
-      return await writeTransaction(db, workspaceId, async (trx) =>
-        work(trx, indexGuides(await repo.loadGuides(trx, workspaceId))),
-      );
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('Entry already exists in style guide');
-      throw error;
-    }
-  }
+export function createEntriesService(deps: { write: GuideWriter }) {
+  const write = <T>(scope: WriteScope, work: GuideWork<T>) =>
+    deps.write(scope, work, 'Entry already exists in style guide');
 
   /** Resolves each create element's guide and section, and hands out developer IDs and positions. */
   function planCreate<T extends Located & { sectionId: string }>(
@@ -98,10 +84,10 @@ export function createEntriesService(deps: { db: Kysely<Database> }) {
 
   return {
     rules: {
-      async create(workspaceId: number, inputs: readonly NewRuleInput[]): Promise<string[]> {
+      async create(scope: WriteScope, inputs: readonly NewRuleInput[]): Promise<string[]> {
         onceEach(inputs, 'rules', 'Rule');
         const checks = inputs.map((input, i) => validCheck(input.check ?? null, `rules[${i}].check`));
-        return write(workspaceId, async (trx, guides) => {
+        return write(scope, async (trx, guides) => {
           const planned = planCreate(guides, inputs, 'Rule', 'rules', (input) => slugify(input.name));
           await entries.insertRules(
             trx,
@@ -120,11 +106,11 @@ export function createEntriesService(deps: { db: Kysely<Database> }) {
         });
       },
 
-      async update(workspaceId: number, updates: readonly RuleUpdate[]): Promise<void> {
+      async update(scope: WriteScope, updates: readonly RuleUpdate[]): Promise<void> {
         const checks = updates.map((u, i) =>
           u.check === undefined ? undefined : validCheck(u.check, `updates[${i}].check`),
         );
-        await write(workspaceId, async (trx, guides) => {
+        await write(scope, async (trx, guides) => {
           const found = targets(guides, updates, 'Rule', 'updates');
           const changes = updates.map((u, i) => ({
             ...sectionChange((found[i] as { state: GuideState }).state, u.sectionId, 'Rule', `updates[${i}].sectionId`),
@@ -137,8 +123,8 @@ export function createEntriesService(deps: { db: Kysely<Database> }) {
         });
       },
 
-      remove: (workspaceId: number, refs: readonly EntryRef[]) =>
-        write(workspaceId, async (trx, guides) => {
+      remove: (scope: WriteScope, refs: readonly EntryRef[]) =>
+        write(scope, async (trx, guides) => {
           const found = targets(guides, refs, 'Rule', 'rules');
           await entries.deleteEntries(
             trx,
@@ -149,10 +135,10 @@ export function createEntriesService(deps: { db: Kysely<Database> }) {
     },
 
     terms: {
-      async create(workspaceId: number, inputs: readonly NewTermInput[]): Promise<string[]> {
+      async create(scope: WriteScope, inputs: readonly NewTermInput[]): Promise<string[]> {
         onceEach(inputs, 'terms', 'Term');
         for (const [i, input] of inputs.entries()) checkTerm(input, `terms[${i}]`);
-        return write(workspaceId, async (trx, guides) => {
+        return write(scope, async (trx, guides) => {
           const planned = planCreate(guides, inputs, 'Term', 'terms', (input) => slugify(input.preferred));
           await entries.insertTerms(
             trx,
@@ -171,9 +157,9 @@ export function createEntriesService(deps: { db: Kysely<Database> }) {
         });
       },
 
-      async update(workspaceId: number, updates: readonly TermUpdate[]): Promise<void> {
+      async update(scope: WriteScope, updates: readonly TermUpdate[]): Promise<void> {
         for (const [i, u] of updates.entries()) checkTerm(u, `updates[${i}]`);
-        await write(workspaceId, async (trx, guides) => {
+        await write(scope, async (trx, guides) => {
           const found = targets(guides, updates, 'Term', 'updates');
           const changes = updates.map((u, i) => ({
             ...sectionChange((found[i] as { state: GuideState }).state, u.sectionId, 'Term', `updates[${i}].sectionId`),
@@ -186,8 +172,8 @@ export function createEntriesService(deps: { db: Kysely<Database> }) {
         });
       },
 
-      remove: (workspaceId: number, refs: readonly EntryRef[]) =>
-        write(workspaceId, async (trx, guides) => {
+      remove: (scope: WriteScope, refs: readonly EntryRef[]) =>
+        write(scope, async (trx, guides) => {
           const found = targets(guides, refs, 'Term', 'terms');
           await entries.deleteEntries(
             trx,

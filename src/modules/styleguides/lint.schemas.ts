@@ -1,37 +1,38 @@
 import { Type } from 'typebox';
+import type { Limits } from '../../config.js';
 import { DeveloperId, Nullable } from '../../http/schemas.js';
-import { MAX_BATCH } from './styleguides.schemas.js';
 
 const FetchFilter = (what: string) =>
   Type.Record(Type.String(), Type.Unknown(), {
     description: `The \`filter\` of GET /${what}, as an object: selects the stored records to lint`,
   });
 
-export const LintBody = Type.Object(
-  {
-    texts: Type.Optional(
-      Type.Array(
+export const lintBody = (limits: Limits) =>
+  Type.Object(
+    {
+      texts: Type.Optional(
+        Type.Array(
+          Type.Object(
+            {
+              text: Type.String({ maxLength: 50_000 }),
+              variantId: Type.Optional(Nullable(DeveloperId)),
+              id: Type.Optional(Type.String({ maxLength: 200, description: 'Echoed in the result' })),
+              characterLimit: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
+            },
+            { additionalProperties: false },
+          ),
+          { minItems: 1, maxItems: limits.batchItems },
+        ),
+      ),
+      filter: Type.Optional(
         Type.Object(
-          {
-            text: Type.String({ maxLength: 50_000 }),
-            variantId: Type.Optional(Nullable(DeveloperId)),
-            id: Type.Optional(Type.String({ maxLength: 200, description: 'Echoed in the result' })),
-            characterLimit: Type.Optional(Nullable(Type.Integer({ minimum: 1 }))),
-          },
+          { components: Type.Optional(FetchFilter('components')), textItems: Type.Optional(FetchFilter('textItems')) },
           { additionalProperties: false },
         ),
-        { minItems: 1, maxItems: MAX_BATCH },
       ),
-    ),
-    filter: Type.Optional(
-      Type.Object(
-        { components: Type.Optional(FetchFilter('components')), textItems: Type.Optional(FetchFilter('textItems')) },
-        { additionalProperties: false },
-      ),
-    ),
-  },
-  { additionalProperties: false, description: 'Either `texts` or `filter`' },
-);
+    },
+    { additionalProperties: false, description: 'Either `texts` or `filter`' },
+  );
 
 /**
  * `['string', 'null']` rather than `anyOf`: the serializer checks each `anyOf` branch with a

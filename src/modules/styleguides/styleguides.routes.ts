@@ -1,35 +1,34 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
-import { principalOf, workspaceOf } from '../../http/auth.js';
-import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
-import { LintBody, LintResponse } from './lint.schemas.js';
-import { CreateBody, MAX_BATCH, StyleguideRecord, UpdateBody } from './styleguides.schemas.js';
+import { principalOf, scopeOf, workspaceOf } from '../../http/auth.js';
+import { DeveloperIds, Success, withErrors } from '../../http/schemas.js';
+import { LintResponse, lintBody } from './lint.schemas.js';
+import { StyleguideRecord, styleguideSchemas } from './styleguides.schemas.js';
+import type { StyleguidesService } from './styleguides.service.js';
 
-export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ services: Services; limits: Limits }> = async (
+export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ styleguides: StyleguidesService; limits: Limits }> = async (
   app,
-  { services, limits },
+  { styleguides, limits },
 ) => {
   const tags = ['styleguides'];
+  const { CreateBody, UpdateBody, DeleteBody } = styleguideSchemas(limits);
 
   app.get(
     '/styleguides',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'List the style guides with their sections, rules and wordlist terms',
         response: withErrors({ 200: Type.Array(StyleguideRecord) }),
       },
     },
-    (request) => services.styleguides.list(workspaceOf(request)),
+    (request) => styleguides.list(workspaceOf(request)),
   );
 
   app.post(
     '/styleguides',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'Create style guides, all or none',
@@ -40,7 +39,7 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ services: Services; 
       },
     },
     async (request, reply) => {
-      const developerIds = await services.styleguides.create(workspaceOf(request), request.body.styleguides);
+      const developerIds = await styleguides.create(scopeOf(request), request.body.styleguides);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -48,7 +47,6 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ services: Services; 
   app.patch(
     '/styleguides',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'Update one style guide: only the fields given change',
@@ -59,7 +57,7 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ services: Services; 
       },
     },
     async (request) => {
-      await services.styleguides.update(workspaceOf(request), request.body);
+      await styleguides.update(scopeOf(request), request.body);
       return { success: true as const };
     },
   );
@@ -67,17 +65,16 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ services: Services; 
   app.delete(
     '/styleguides',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'Delete style guides with their rules and terms, all or none',
         description: 'The built-in guide `default` cannot be deleted.',
-        body: developerIdsBody(MAX_BATCH),
+        body: DeleteBody,
         response: withErrors({ 200: Success }, 404),
       },
     },
     async (request) => {
-      await services.styleguides.remove(workspaceOf(request), request.body.developerIds);
+      await styleguides.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
     },
   );
@@ -85,16 +82,15 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ services: Services; 
   app.post(
     '/styleguides/lint',
     {
-      config: { auth: 'v2' },
       schema: {
         tags,
         summary: 'Check texts, or stored components and text items, against the style guides in effect',
         description:
           'A guide is in effect for a text scoped to its variant, or enabled by default and not scoped to another variant. Findings are ordered by position; `start` and `end` count UTF-16 code units. A stored record over its own `characterLimit` gets a `characterLimit` finding.',
-        body: LintBody,
+        body: lintBody(limits),
         response: withErrors({ 200: LintResponse }),
       },
     },
-    (request) => services.styleguides.lint(principalOf(request), request.body, limits.filterIds),
+    (request) => styleguides.lint(principalOf(request), request.body, limits.filterIds),
   );
 };

@@ -1,11 +1,11 @@
-import { Type } from 'typebox';
-import { DeveloperId, Nullable } from '../../http/schemas.js';
+import { type TSchema, Type } from 'typebox';
+import type { Limits } from '../../config.js';
+import { DeveloperId, developerIdsBody, Nullable } from '../../http/schemas.js';
 import { MAX_PATTERN_LENGTH } from './lint/regex-guard.js';
 import { CHECK_TYPES } from './lint/types.js';
 
-/** Request and response schemas of the style guide routes. */
+/** Request and response schemas of the style guide routes; batch sizes come from the configured limits. */
 
-export const MAX_BATCH = 1000;
 const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Description = Type.String({ minLength: 1, maxLength: 10_000 });
 const closed = { additionalProperties: false } as const;
@@ -87,128 +87,140 @@ export const StyleguideRecord = Type.Object({
   ),
 });
 
-export const CreateBody = Type.Object(
-  {
-    styleguides: Type.Array(
-      Type.Object(
-        {
-          name: Name,
-          developerId: Type.Optional(DeveloperId),
-          description: Type.Optional(Type.String({ maxLength: 10_000 })),
-          enabledByDefault: Type.Optional(Type.Boolean()),
-          variantId: Type.Optional(VariantScope),
-          sections: Type.Optional(Sections),
-        },
-        closed,
-      ),
-      { minItems: 1, maxItems: MAX_BATCH },
-    ),
-  },
-  closed,
-);
-
-export const UpdateBody = Type.Object(
-  {
-    developerId: DeveloperId,
-    name: Type.Optional(Name),
-    description: Type.Optional(Description),
-    enabledByDefault: Type.Optional(Type.Boolean({ description: 'Enabled by default for all projects' })),
-    variantId: Type.Optional(VariantScope),
-    sections: Type.Optional(Sections),
-  },
-  closed,
-);
-
 const Located = { styleguideId: DeveloperId };
 
-export const CreateRulesBody = Type.Object(
-  {
-    rules: Type.Array(
-      Type.Object(
-        {
-          ...Located,
-          sectionId: DeveloperId,
-          developerId: Type.Optional(DeveloperId),
-          name: Name,
-          description: Type.Optional(Type.String({ maxLength: 10_000 })),
-          examples: Type.Optional(Examples),
-          check: Type.Optional(Nullable(Check)),
-        },
-        closed,
-      ),
-      { minItems: 1, maxItems: MAX_BATCH },
-    ),
-  },
-  closed,
-);
+const batch = <T extends TSchema>(element: T, limits: Limits) =>
+  Type.Array(element, { minItems: 1, maxItems: limits.batchItems });
 
-export const UpdateRulesBody = Type.Object(
-  {
-    updates: Type.Array(
-      Type.Object(
-        {
-          ...Located,
-          developerId: DeveloperId,
-          sectionId: Type.Optional(DeveloperId),
-          name: Type.Optional(Name),
-          description: Type.Optional(Type.String({ maxLength: 10_000 })),
-          examples: Type.Optional(Examples),
-          check: Type.Optional(Nullable(Check)),
-        },
-        closed,
+export function styleguideSchemas(limits: Limits) {
+  const CreateBody = Type.Object(
+    {
+      styleguides: batch(
+        Type.Object(
+          {
+            name: Name,
+            developerId: Type.Optional(DeveloperId),
+            description: Type.Optional(Type.String({ maxLength: 10_000 })),
+            enabledByDefault: Type.Optional(Type.Boolean()),
+            variantId: Type.Optional(VariantScope),
+            sections: Type.Optional(Sections),
+          },
+          closed,
+        ),
+        limits,
       ),
-      { minItems: 1, maxItems: MAX_BATCH },
-    ),
-  },
-  closed,
-);
+    },
+    closed,
+  );
 
-export const CreateTermsBody = Type.Object(
-  {
-    terms: Type.Array(
-      Type.Object(
-        {
-          ...Located,
-          sectionId: DeveloperId,
-          developerId: Type.Optional(DeveloperId),
-          preferred: Term,
-          replaces: Type.Optional(Replaces),
-          caseSensitive: Type.Optional(Type.Boolean({ description: 'Default false' })),
-          note: Type.Optional(Note),
-        },
-        closed,
+  const UpdateBody = Type.Object(
+    {
+      developerId: DeveloperId,
+      name: Type.Optional(Name),
+      description: Type.Optional(Description),
+      enabledByDefault: Type.Optional(Type.Boolean({ description: 'Enabled by default for all projects' })),
+      variantId: Type.Optional(VariantScope),
+      sections: Type.Optional(Sections),
+    },
+    closed,
+  );
+
+  const CreateRulesBody = Type.Object(
+    {
+      rules: batch(
+        Type.Object(
+          {
+            ...Located,
+            sectionId: DeveloperId,
+            developerId: Type.Optional(DeveloperId),
+            name: Name,
+            description: Type.Optional(Type.String({ maxLength: 10_000 })),
+            examples: Type.Optional(Examples),
+            check: Type.Optional(Nullable(Check)),
+          },
+          closed,
+        ),
+        limits,
       ),
-      { minItems: 1, maxItems: MAX_BATCH },
-    ),
-  },
-  closed,
-);
+    },
+    closed,
+  );
 
-export const UpdateTermsBody = Type.Object(
-  {
-    updates: Type.Array(
-      Type.Object(
-        {
-          ...Located,
-          developerId: DeveloperId,
-          sectionId: Type.Optional(DeveloperId),
-          preferred: Type.Optional(Term),
-          replaces: Type.Optional(Replaces),
-          caseSensitive: Type.Optional(Type.Boolean()),
-          note: Type.Optional(Note),
-        },
-        closed,
+  const UpdateRulesBody = Type.Object(
+    {
+      updates: batch(
+        Type.Object(
+          {
+            ...Located,
+            developerId: DeveloperId,
+            sectionId: Type.Optional(DeveloperId),
+            name: Type.Optional(Name),
+            description: Type.Optional(Type.String({ maxLength: 10_000 })),
+            examples: Type.Optional(Examples),
+            check: Type.Optional(Nullable(Check)),
+          },
+          closed,
+        ),
+        limits,
       ),
-      { minItems: 1, maxItems: MAX_BATCH },
-    ),
-  },
-  closed,
-);
+    },
+    closed,
+  );
 
-/** DELETE bodies of rules and terms: entry developer IDs are unique within their guide only. */
-const EntryRefs = Type.Array(Type.Object({ ...Located, developerId: DeveloperId }, closed), {
-  minItems: 1,
-  maxItems: MAX_BATCH,
-});
-export const DeleteRulesBody = Type.Object({ rules: EntryRefs }, closed);
-export const DeleteTermsBody = Type.Object({ terms: EntryRefs }, closed);
+  const CreateTermsBody = Type.Object(
+    {
+      terms: batch(
+        Type.Object(
+          {
+            ...Located,
+            sectionId: DeveloperId,
+            developerId: Type.Optional(DeveloperId),
+            preferred: Term,
+            replaces: Type.Optional(Replaces),
+            caseSensitive: Type.Optional(Type.Boolean({ description: 'Default false' })),
+            note: Type.Optional(Note),
+          },
+          closed,
+        ),
+        limits,
+      ),
+    },
+    closed,
+  );
+
+  const UpdateTermsBody = Type.Object(
+    {
+      updates: batch(
+        Type.Object(
+          {
+            ...Located,
+            developerId: DeveloperId,
+            sectionId: Type.Optional(DeveloperId),
+            preferred: Type.Optional(Term),
+            replaces: Type.Optional(Replaces),
+            caseSensitive: Type.Optional(Type.Boolean()),
+            note: Type.Optional(Note),
+          },
+          closed,
+        ),
+        limits,
+      ),
+    },
+    closed,
+  );
+
+  // Entry developer IDs are unique within their guide only, so a DELETE names the guide too.
+  const EntryRefs = batch(Type.Object({ ...Located, developerId: DeveloperId }, closed), limits);
+
+  return {
+    CreateBody,
+    UpdateBody,
+    DeleteBody: developerIdsBody(limits.batchItems),
+    CreateRulesBody,
+    UpdateRulesBody,
+    DeleteRulesBody: Type.Object({ rules: EntryRefs }, closed),
+    CreateTermsBody,
+    UpdateTermsBody,
+    DeleteTermsBody: Type.Object({ terms: EntryRefs }, closed),
+  };
+}

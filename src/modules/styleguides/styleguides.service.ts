@@ -1,23 +1,18 @@
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
-import { now, writeTransaction } from '../../db/transaction.js';
+import { now } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { slugify, uniqueDeveloperId } from '../shared/developer-id.js';
+import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
+import { assertDistinctIds } from '../../shared/distinct-ids.js';
+import type { WritePath, WriteScope } from '../changes/index.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { createEntriesService } from './entries.service.js';
 import { createLintService, type LintDeps } from './lint.service.js';
+import { createGuideWriter, type Guides } from './styleguides.changes.js';
 import { indexGuides, type StyleguideRecord, toStyleguideRecord } from './styleguides.records.js';
 import * as repo from './styleguides.repository.js';
-import {
-  checkSections,
-  DEFAULT_SECTIONS,
-  defaultSectionName,
-  planSections,
-  type SectionInput,
-} from './styleguides.sections.js';
-
-export const BUILTIN_ID = 'default';
+import { checkSections, DEFAULT_SECTIONS, planSections, type SectionInput } from './styleguides.sections.js';
+import { BUILTIN_ID, clearVariantScopes, sectionRows, seedWorkspace } from './styleguides.workspace.js';
 
 export const styleguideNotFound = (developerId: string) =>
   notFound(`Style guide with developer ID ${developerId} not found`);
@@ -42,11 +37,15 @@ export interface StyleguideUpdate {
 
 export interface StyleguidesDeps extends LintDeps {
   db: Kysely<Database>;
+  writes: WritePath;
   variants: Pick<VariantsService, 'resolveVariants'>;
 }
 
+const DUPLICATE = 'Style guide already exists in workspace';
+
 export function createStyleguidesService(deps: StyleguidesDeps) {
   const { db } = deps;
+  const write = createGuideWriter(deps.writes);
 
   /** The row id of the variant a guide is scoped to; only variants with a locale code can scope one. */
   async function scopeVariant(executor: Executor, workspaceId: number, variantId: string | null, field: string) {
@@ -66,8 +65,12 @@ export function createStyleguidesService(deps: StyleguidesDeps) {
       return [...indexGuides(await repo.loadGuides(db, workspaceId)).values()].map(toStyleguideRecord);
     },
 
+    seedWorkspace,
+    clearVariantScopes,
+
     /** Creates the guides in order and answers their developer IDs, generated ones included. */
-    async create(workspaceId: number, inputs: readonly NewStyleguideInput[]): Promise<string[]> {
+    async create(scope: WriteScope, inputs: readonly NewStyleguideInput[]): Promise<string[]> {
+      const { workspaceId } = scope;
       const explicit = new Set<string>();
       inputs.forEach((input, i) => {
         const id = input.developerId;
@@ -84,53 +87,38 @@ export function createStyleguidesService(deps: StyleguidesDeps) {
         }
         explicit.add(id);
       });
-      try {
-        return await writeTransaction(db, workspaceId, async (trx) => {
-          const existing = indexGuides(await repo.loadGuides(trx, workspaceId));
-          for (const id of explicit) {
-            if (existing.has(id)) throw conflict(`Style guide with developer ID ${id} already exists in workspace`);
-          }
-          const variantRowIds: (number | null)[] = [];
-          for (const [i, input] of inputs.entries()) {
-            variantRowIds.push(
-              await scopeVariant(trx, workspaceId, input.variantId ?? null, `styleguides[${i}].variantId`),
-            );
-          }
-          const taken = new Set([...existing.keys(), ...explicit, BUILTIN_ID]);
-          const developerIds = inputs.map(
-            (input) => input.developerId ?? uniqueDeveloperId(slugify(input.name), taken),
+      const created = async (trx: Executor, existing: Guides) => {
+        for (const id of explicit) {
+          if (existing.has(id)) throw conflict(`Style guide with developer ID ${id} already exists in workspace`);
+        }
+        const variantRowIds: (number | null)[] = [];
+        for (const [i, input] of inputs.entries()) {
+          variantRowIds.push(
+            await scopeVariant(trx, workspaceId, input.variantId ?? null, `styleguides[${i}].variantId`),
           );
-          const createdAt = now();
-          for (const [i, input] of inputs.entries()) {
-            const id = await repo.insertGuide(trx, workspaceId, {
-              developer_id: developerIds[i] as string,
-              name: input.name,
-              description: input.description ?? '',
-              enabled_by_default: input.enabledByDefault ? 1 : 0,
-              variant_id: variantRowIds[i] ?? null,
-              created_at: createdAt,
-            });
-            await repo.insertSections(
-              trx,
-              (input.sections ?? DEFAULT_SECTIONS).map((s, position) => ({
-                styleguide_id: id,
-                section_id: s.sectionId,
-                kind: s.kind,
-                name: s.name ?? defaultSectionName(s.kind),
-                position,
-              })),
-            );
-          }
-          return developerIds;
-        });
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict('Style guide already exists in workspace');
-        throw error;
-      }
+        }
+        const taken = new Set([...existing.keys(), ...explicit, BUILTIN_ID]);
+        const developerIds = inputs.map((input) => input.developerId ?? uniqueDeveloperId(slugify(input.name), taken));
+        const createdAt = now();
+        for (const [i, input] of inputs.entries()) {
+          const id = await repo.insertGuide(trx, workspaceId, {
+            developer_id: developerIds[i] as string,
+            name: input.name,
+            description: input.description ?? '',
+            enabled_by_default: input.enabledByDefault ? 1 : 0,
+            variant_id: variantRowIds[i] ?? null,
+            created_at: createdAt,
+          });
+          await repo.insertSections(trx, sectionRows(id, input.sections ?? DEFAULT_SECTIONS));
+        }
+        return developerIds;
+      };
+      return write(scope, created, DUPLICATE);
     },
 
     /** PATCH /styleguides: one guide, only the fields given change. */
-    async update(workspaceId: number, input: StyleguideUpdate): Promise<void> {
+    async update(scope: WriteScope, input: StyleguideUpdate): Promise<void> {
+      const { workspaceId } = scope;
       if (input.developerId === BUILTIN_ID) {
         const field = (['name', 'description', 'variantId', 'sections'] as const).find((f) => input[f] !== undefined);
         if (field) {
@@ -139,8 +127,8 @@ export function createStyleguidesService(deps: StyleguidesDeps) {
           );
         }
       }
-      await writeTransaction(db, workspaceId, async (trx) => {
-        const state = indexGuides(await repo.loadGuides(trx, workspaceId)).get(input.developerId);
+      const updated = async (trx: Executor, guides: Guides) => {
+        const state = guides.get(input.developerId);
         if (!state) throw styleguideNotFound(input.developerId);
         if (input.sections) checkSections(input.sections, 'sections');
         const variantRowId =
@@ -154,25 +142,27 @@ export function createStyleguidesService(deps: StyleguidesDeps) {
           ...(variantRowId === undefined ? {} : { variant_id: variantRowId }),
         });
         if (input.sections) await replaceSections(trx, state.row.id, state.sections, input.sections);
-      });
+      };
+      await write(scope, updated, DUPLICATE);
     },
 
     /** The built-in guide stays; the others go with their sections, rules and terms. */
-    async remove(workspaceId: number, developerIds: readonly string[]): Promise<void> {
+    async remove(scope: WriteScope, developerIds: readonly string[]): Promise<void> {
       const builtin = developerIds.indexOf(BUILTIN_ID);
       if (builtin >= 0) {
         throw badRequest(`developerIds[${builtin}]: the built-in style guide '${BUILTIN_ID}' cannot be deleted`);
       }
-      await writeTransaction(db, workspaceId, async (trx) => {
-        const existing = indexGuides(await repo.loadGuides(trx, workspaceId));
+      assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
+      const removed = async (trx: Executor, existing: Guides) => {
         const missing = developerIds.find((id) => !existing.has(id));
         if (missing !== undefined) throw styleguideNotFound(missing);
-        const rowIds = [...new Set(developerIds)].map((id) => existing.get(id)?.row.id as number);
-        await repo.deleteGuides(trx, workspaceId, rowIds);
-      });
+        const rowIds = developerIds.map((id) => existing.get(id)?.row.id as number);
+        await repo.deleteGuides(trx, scope.workspaceId, rowIds);
+      };
+      await write(scope, removed, DUPLICATE);
     },
 
-    ...createEntriesService({ db }),
+    ...createEntriesService({ write }),
     lint: createLintService(deps),
   };
 }

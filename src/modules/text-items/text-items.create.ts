@@ -1,10 +1,16 @@
 import type { NewTextRow } from '../../db/schema.js';
 import { badRequest, conflict } from '../../http/errors.js';
+import { slugify } from '../../shared/developer-id.js';
 import type { BlockRef } from '../blocks/blocks.service.js';
 import type { ProjectRef } from '../projects/projects.service.js';
-import { slugify } from '../shared/developer-id.js';
-import { storedText, type WriteContext } from '../texts/content.js';
-import { contentRow, type ExistingTexts, type PlannedContent, planContents } from '../texts/create.js';
+import {
+  contentRow,
+  type ExistingTexts,
+  type PlannedContent,
+  planContents,
+  storedText,
+  type WriteContext,
+} from '../texts/index.js';
 import type { NewTextItemInput } from './text-items.schemas.js';
 
 /** A text item of a POST, checked and in its stored form; nothing is written yet. */
@@ -30,7 +36,7 @@ export const textItemExists = (developerId: string) =>
   conflict(`Text item with developer ID ${developerId} already exists in workspace`);
 
 /**
- * Contract section 2: a generated id is a slug of the first words of the text. Whole words are
+ * A generated id is a slug of the first words of the text. Whole words are
  * kept while they fit in 64 characters (a first word longer than that is cut).
  */
 export function slugOfFirstWords(text: string): string {

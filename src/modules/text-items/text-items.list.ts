@@ -2,25 +2,23 @@ import { badRequest } from '../../http/errors.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import { type BlockRef, compareProjectOrder } from '../blocks/blocks.service.js';
 import { baseNotFound, type ProjectRef, projectNotFound } from '../projects/projects.service.js';
-import type { TextEntity } from '../texts/entities.js';
-import {
-  type FilterContext,
-  type FilterKey,
-  type ParsedFilter,
-  parseFilter,
-  resolveFilter,
-  selectRecords,
-} from '../texts/filter.js';
-import { showInstances } from '../texts/instances.js';
 import {
   byDeveloperId,
+  type FilterContext,
+  type FilterKey,
   type OwnerSelection,
+  type ParsedFilter,
+  parseFilter,
   type RecordContext,
+  textStore as repo,
+  resolveFilter,
+  SnapshotCache,
+  selectRecords,
   serializeRecords,
+  showInstances,
+  type TextEntity,
   type TextSelection,
-} from '../texts/records.js';
-import { SnapshotCache } from '../texts/snapshot.js';
-import * as repo from '../texts/texts.repository.js';
+} from '../texts/index.js';
 import type { ListTextItemsQuery } from './text-items.schemas.js';
 import type { TextItemsDeps } from './text-items.service.js';
 

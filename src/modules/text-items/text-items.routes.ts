@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
-import { principalOf, workspaceOf } from '../../http/auth.js';
+import { principalOf, scopeOf } from '../../http/auth.js';
 import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
-import { ListQuery, PublishBody, TextItemRecord, textItemSchemas } from './text-items.schemas.js';
+import { ListQuery, TextItemRecord, textItemSchemas } from './text-items.schemas.js';
 
 /** RFC 9745 `Deprecation` (the boolean form of the draft clients know) and where to go instead. */
 const DEPRECATION_HEADERS = {
@@ -21,7 +21,6 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
   app.get(
     '/textItems',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['textItems'],
         summary: 'List text items: one record per base text, variant value and plural form',
@@ -42,7 +41,6 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
   app.post(
     '/textItems',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['textItems'],
         summary: 'Create text items in a project or a base, all or none',
@@ -53,7 +51,7 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
       },
     },
     async (request, reply) => {
-      const developerIds = await services.textItems.create(workspaceOf(request), request.body);
+      const developerIds = await services.textItems.create(scopeOf(request), request.body);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -61,7 +59,6 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
   app.patch(
     '/textItems',
     {
-      config: { auth: 'v2' },
       schema: {
         operationId: 'patchTextItems',
         tags: ['textItems'],
@@ -73,7 +70,7 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
       },
     },
     async (request) => {
-      await services.textItems.update(workspaceOf(request), request.body);
+      await services.textItems.update(scopeOf(request), request.body);
       return { success: true as const };
     },
   );
@@ -81,7 +78,6 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
   app.put(
     '/textItems',
     {
-      config: { auth: 'v2' },
       onRequest: async (_request, reply) => {
         reply.headers(DEPRECATION_HEADERS);
       },
@@ -96,7 +92,7 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
       },
     },
     async (request) => {
-      await services.textItems.put(workspaceOf(request), request.body);
+      await services.textItems.put(scopeOf(request), request.body);
       return { success: true as const };
     },
   );
@@ -104,7 +100,6 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
   app.delete(
     '/textItems',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['textItems'],
         summary: 'Delete text items, all or none',
@@ -114,27 +109,8 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
       },
     },
     async (request) => {
-      await services.textItems.remove(workspaceOf(request), request.body.developerIds);
+      await services.textItems.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
-    },
-  );
-
-  app.post(
-    '/components/publish',
-    {
-      config: { auth: 'v2' },
-      schema: {
-        tags: ['components'],
-        summary: 'Publish a text item to the library',
-        description:
-          'The text item becomes the first linked instance of a new component with its developer ID, text, variables, variants, plurals and other fields. `name` defaults to the developer ID; `folderId` to the library root.',
-        body: PublishBody,
-        response: withErrors({ 201: Type.Object({ developerId: Type.String() }) }, 404, 409),
-      },
-    },
-    async (request, reply) => {
-      const developerId = await services.textItems.publish(workspaceOf(request), request.body);
-      return reply.status(201).send({ developerId });
     },
   );
 };

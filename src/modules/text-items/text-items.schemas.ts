@@ -1,9 +1,8 @@
 import { type Static, Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { DeveloperId, Nullable } from '../../http/schemas.js';
-import { ComponentRecord } from '../components/components.schemas.js';
-import { PLURAL_FORMS } from '../texts/plurals.js';
-import { contentSchemas, RichTextQuery } from '../texts/texts.schemas.js';
+import { ComponentRecord } from '../components/index.js';
+import { contentSchemas, PLURAL_FORMS, RichTextQuery } from '../texts/index.js';
 
 const { folderId: _folderId, name: _name, status, assignee, ...shared } = ComponentRecord.properties;
 
@@ -133,17 +132,6 @@ export function textItemSchemas(limits: Limits) {
   return { CreateBody, UpdateBody, PutBody };
 }
 
-export const PublishBody = Type.Object(
-  {
-    textItemId: Type.String({ description: 'Developer ID of the text item; the component gets the same' }),
-    name: Type.Optional(Type.String({ minLength: 1, description: 'Component name; defaults to the developer ID' })),
-    folderId: Type.Optional(
-      Nullable(Type.String({ description: 'Developer ID of a component folder; null or `root`: the library root' })),
-    ),
-  },
-  { additionalProperties: false },
-);
-
 type Schemas = ReturnType<typeof textItemSchemas>;
 export type CreateTextItemsInput = Static<Schemas['CreateBody']>;
 export type NewTextItemInput = CreateTextItemsInput['textItems'][number];
@@ -151,5 +139,4 @@ export type UpdateTextItemsInput = Static<Schemas['UpdateBody']>;
 export type TextItemUpdateInput = UpdateTextItemsInput['updates'][number];
 export type PutTextItemsInput = Static<Schemas['PutBody']>;
 export type PutTextItemInput = PutTextItemsInput['updates'][number];
-export type PublishInput = Static<typeof PublishBody>;
 export type ListTextItemsQuery = Static<typeof ListQuery>;

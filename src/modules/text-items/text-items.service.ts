@@ -1,55 +1,55 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database, Executor, VariantRow } from '../../db/schema.js';
-import { now, writeTransaction } from '../../db/transaction.js';
+import type { Database, Executor, NewTextRow, VariantRow } from '../../db/schema.js';
+import { now } from '../../db/transaction.js';
 import { badRequest, conflict } from '../../http/errors.js';
+import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { BlocksService } from '../blocks/blocks.service.js';
+import type { WritePath, WriteScope } from '../changes/index.js';
 import type { FoldersService } from '../folders/folders.service.js';
 import { baseNotFound, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
-import { variantNotFoundMessage, type WriteContext } from '../texts/content.js';
-import { loadWriteContext } from '../texts/context.js';
-import { insertPlanned, loadExistingTexts } from '../texts/create.js';
-import { showInstances } from '../texts/instances.js';
-import { PLURAL_FORMS } from '../texts/plurals.js';
-import * as texts from '../texts/texts.repository.js';
-import { applyUpdatePlans, targetVariant, type UpdatePlan } from '../texts/update.js';
+import {
+  applyUpdatePlans,
+  insertPlanned,
+  loadExistingTexts,
+  loadWriteContext,
+  PLURAL_FORMS,
+  plannedEntity,
+  showInstances,
+  type TextCascades,
+  targetVariant,
+  textChanges,
+  textStore as texts,
+  type UpdatePlan,
+  updatedEntity,
+  variantNotFoundMessage,
+  type WriteContext,
+} from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { type CreateTarget, planCreate, textItemRow } from './text-items.create.js';
 import { createTextItemsReader } from './text-items.list.js';
-import { publishTextItem } from './text-items.publish.js';
 import * as repo from './text-items.repository.js';
-import type {
-  CreateTextItemsInput,
-  PublishInput,
-  PutTextItemsInput,
-  UpdateTextItemsInput,
-} from './text-items.schemas.js';
+import type { CreateTextItemsInput, PutTextItemsInput, UpdateTextItemsInput } from './text-items.schemas.js';
 import { planTextItemUpdates, textItemNotFound, translatePut, type UpdateTargets } from './text-items.update.js';
 
 export interface TextItemsDeps {
   db: Kysely<Database>;
+  writes: WritePath;
+  texts: Pick<TextCascades, 'lookupsFor'>;
   statuses: Pick<StatusesService, 'keys'>;
-  accounts: Pick<AccountsService, 'userIdsByEmail'>;
-  variants: Pick<VariantsService, 'listVariants' | 'resolveVariants' | 'createVariantIfMissing'>;
+  accounts: Pick<AccountsService, 'userIdsByEmail' | 'supSubEnabled'>;
+  variants: Pick<VariantsService, 'listVariants' | 'resolveVariants' | 'ensureVariant'>;
   variables: Pick<VariablesService, 'listVariables' | 'resolveVariables'>;
   folders: Pick<FoldersService, 'loadFolderTree'>;
   projects: Pick<ProjectsService, 'listProjectRefs' | 'resolveProjects' | 'resolveBases'>;
   blocks: Pick<BlocksService, 'loadBlocks' | 'resolveBlocks' | 'nextItemPosition'>;
 }
 
-const distinct = (developerIds: readonly string[]) => {
-  const seen = new Set<string>();
-  developerIds.forEach((id, index) => {
-    if (seen.has(id)) throw badRequest(`developerIds[${index}]: duplicate developer ID '${id}'`);
-    seen.add(id);
-  });
-};
-
 export function createTextItemsService(deps: TextItemsDeps) {
-  const { db } = deps;
+  const { db, writes } = deps;
 
   /** `projectId` or `baseId` of a POST, with the blocks and base items its elements may name. */
   async function createTarget(trx: Executor, workspaceId: number, input: CreateTextItemsInput): Promise<CreateTarget> {
@@ -79,7 +79,8 @@ export function createTextItemsService(deps: TextItemsDeps) {
     return { container, base, blocks, baseItems };
   }
 
-  async function create(workspaceId: number, input: CreateTextItemsInput): Promise<string[]> {
+  async function create(scope: WriteScope, input: CreateTextItemsInput): Promise<string[]> {
+    const { workspaceId } = scope;
     const items = input.textItems;
     if (items.length === 0) {
       // Nothing to write, but the container is still checked.
@@ -89,7 +90,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     // Outside the transaction: the accounts service reads on its own connection.
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
     try {
-      return await writeTransaction(db, workspaceId, async (trx) => {
+      return await writes.write(scope, async (trx) => {
         const target = await createTarget(trx, workspaceId, input);
         const names = {
           variants: items.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
@@ -106,8 +107,15 @@ export function createTextItemsService(deps: TextItemsDeps) {
         const position = await deps.blocks.nextItemPosition(trx, workspaceId, target.container.id);
         const at = now();
         const rows = plan.map((p, i) => textItemRow(workspaceId, target.container.id, p, position + i, at));
-        await insertPlanned(trx, rows, plan);
-        return plan.map((p) => p.developerId);
+        const rowIds = await insertPlanned(trx, rows, plan);
+        const created = plan.map((p, i) =>
+          plannedEntity(rows[i] as NewTextRow, rowIds.get(p.developerId) as number, p),
+        );
+        const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);
+        return {
+          changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
+          result: plan.map((p) => p.developerId),
+        };
       });
     } catch (error) {
       // Writers to one workspace queue on its row, so this is only a safety net.
@@ -118,16 +126,17 @@ export function createTextItemsService(deps: TextItemsDeps) {
 
   /** PATCH and the translated PUT: one transaction, every update checked before the first write. */
   async function applyUpdates(
-    workspaceId: number,
+    scope: WriteScope,
     input: { variantId?: string; forceVariantCreation?: boolean; richText?: 'html' },
     developerIds: readonly string[],
     variables: readonly string[],
     moves: boolean,
     plan: (variant: VariantRow | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
   ): Promise<void> {
+    const { workspaceId } = scope;
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
-    await writeTransaction(db, workspaceId, async (trx) => {
-      const variant = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
+    await writes.write(scope, async (trx) => {
+      const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
       const items = await texts.loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
       // An instance as it shows: a variant value it gains starts from the text it shows.
       const entities = await showInstances(trx, workspaceId, items);
@@ -157,13 +166,22 @@ export function createTextItemsService(deps: TextItemsDeps) {
           return position;
         },
       });
-      await applyUpdatePlans(trx, workspaceId, plans, variant);
+      const lookups = await deps.texts.lookupsFor(
+        trx,
+        workspaceId,
+        entities.map(({ entity }) => entity),
+      );
+      const changes = [
+        ...(created ? [created] : []),
+        ...plans.flatMap((p) => textChanges(p.entity, updatedEntity(p), lookups)),
+      ];
+      return { changes, apply: (trx) => applyUpdatePlans(trx, workspaceId, plans, variant), result: undefined };
     });
   }
 
-  const update = (workspaceId: number, input: UpdateTextItemsInput) =>
+  const update = (scope: WriteScope, input: UpdateTextItemsInput) =>
     applyUpdates(
-      workspaceId,
+      scope,
       input,
       input.updates.map((u) => u.developerId),
       input.updates.flatMap((u) => u.variables ?? []),
@@ -172,9 +190,9 @@ export function createTextItemsService(deps: TextItemsDeps) {
     );
 
   /** The deprecated PUT: its updates become PATCH updates, its plural operations whole lists. */
-  const put = (workspaceId: number, input: PutTextItemsInput) =>
+  const put = (scope: WriteScope, input: PutTextItemsInput) =>
     applyUpdates(
-      workspaceId,
+      scope,
       input,
       input.updates.map((u) => u.developerId),
       [],
@@ -186,32 +204,38 @@ export function createTextItemsService(deps: TextItemsDeps) {
     );
 
   /** Deletes text items, all or none; items deriving from a deleted base item lose the link. */
-  async function remove(workspaceId: number, developerIds: readonly string[]): Promise<void> {
-    distinct(developerIds);
-    await writeTransaction(db, workspaceId, async (trx) => {
+  async function remove(scope: WriteScope, developerIds: readonly string[]): Promise<void> {
+    const { workspaceId } = scope;
+    assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
+    await writes.write(scope, async (trx) => {
       const entities = await texts.loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
       const found = new Set(entities.map((e) => e.row.developer_id));
       const missing = developerIds.find((id) => !found.has(id));
       if (missing !== undefined) throw textItemNotFound(missing);
       const ids = entities.map((e) => e.row.id);
-      await repo.clearDerivations(trx, workspaceId, ids);
+      const derived = await texts.loadTextsByRefs(
+        trx,
+        workspaceId,
+        await texts.textsWhere(trx, workspaceId, { baseTextItemIds: ids }),
+      );
+      const lookups = await deps.texts.lookupsFor(trx, workspaceId, [...entities, ...derived]);
+      await texts.updateTexts(
+        trx,
+        workspaceId,
+        derived.map((e) => e.row.id),
+        { base_text_item_id: null },
+      );
       await texts.deleteTexts(trx, workspaceId, ids);
+      const changes = [
+        ...entities.flatMap((entity) => textChanges(entity, null, lookups)),
+        ...derived.flatMap((e) => textChanges(e, { ...e, row: { ...e.row, base_text_item_id: null } }, lookups)),
+      ];
+      return { changes, result: undefined };
     });
   }
 
-  async function publish(workspaceId: number, input: PublishInput): Promise<string> {
-    try {
-      return await writeTransaction(db, workspaceId, (trx) =>
-        publishTextItem(trx, workspaceId, input, deps.folders.loadFolderTree),
-      );
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('Component already exists in workspace');
-      throw error;
-    }
-  }
-
   const reader = createTextItemsReader(deps);
-  return { list: reader.list, select: reader.select, create, update, put, remove, publish };
+  return { list: reader.list, select: reader.select, create, update, put, remove };
 }
 
 export type TextItemsService = ReturnType<typeof createTextItemsService>;

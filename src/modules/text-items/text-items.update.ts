@@ -1,10 +1,16 @@
 import type { PluralForm, VariantRow } from '../../db/schema.js';
 import { type AppError, badRequest, notFound } from '../../http/errors.js';
 import type { BlockRef } from '../blocks/blocks.service.js';
-import { type PluralInput, storedText, type WriteContext } from '../texts/content.js';
-import type { TextEntity } from '../texts/entities.js';
-import type { TextChanges } from '../texts/texts.repository.js';
-import { type ContentUpdateInput, planUpdates, type UpdatePlan } from '../texts/update.js';
+import {
+  type ContentUpdateInput,
+  type PluralInput,
+  planUpdates,
+  storedText,
+  type TextChanges,
+  type TextEntity,
+  type UpdatePlan,
+  type WriteContext,
+} from '../texts/index.js';
 import type { PutTextItemInput } from './text-items.schemas.js';
 
 export const textItemNotFound = (developerId: string) =>

@@ -49,7 +49,7 @@ const fail = (path: string, message: string): never => {
   throw badRequest(`${path}: ${message}`);
 };
 
-/** Contract section 6: `NONE`, or the workflow's first status when a workspace has replaced it. */
+/** The default status of a new record or variant value: `NONE`, or the workflow's first status when a workspace has replaced it. */
 export function defaultStatus(statuses: ReadonlySet<string>): string {
   return statuses.has('NONE') ? 'NONE' : (statuses.values().next().value ?? 'NONE');
 }
@@ -151,7 +151,7 @@ export function pluralFormsOf(
 }
 
 /**
- * Contract section 2: a developer ID must not equal a plural record id of another text. `forms`
+ * A developer ID must not equal a plural record id of another text. `forms`
  * answers the plural forms a developer ID has (after the request), `exists` whether an id is
  * taken; the message names both texts.
  */

@@ -1,12 +1,13 @@
 import type { Executor } from '../../db/schema.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import type { WriteContext } from './content.js';
-import { supSubEnabled } from './texts.repository.js';
 
 /** What loading a write context needs from the other modules. */
 export interface WriteContextDeps {
+  accounts: Pick<AccountsService, 'supSubEnabled'>;
   statuses: Pick<StatusesService, 'keys'>;
   variants: Pick<VariantsService, 'resolveVariants'>;
   variables: Pick<VariablesService, 'resolveVariables'>;
@@ -29,7 +30,7 @@ export async function loadWriteContext(
     deps.statuses.keys(trx, workspaceId),
     deps.variants.resolveVariants(trx, workspaceId, names.variants),
     deps.variables.resolveVariables(trx, workspaceId, names.variables),
-    richText ? supSubEnabled(trx, workspaceId) : false,
+    richText ? deps.accounts.supSubEnabled(trx, workspaceId) : false,
   ]);
   return { statuses, userIds, variants, variables, richText: richText ? { supSub } : null };
 }

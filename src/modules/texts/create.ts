@@ -14,7 +14,7 @@ import {
   variantValues,
   type WriteContext,
 } from './content.js';
-import { type TextKind, type VariantValue, variantValueRow } from './entities.js';
+import { type TextEntity, type TextKind, type VariantValue, variantValueRow } from './entities.js';
 import { serializePlurals, splitPluralRecordId } from './plurals.js';
 import * as repo from './texts.repository.js';
 
@@ -222,4 +222,15 @@ export async function insertPlanned(
     plans.flatMap((p) => p.variables.map((variable_id) => ({ text_id: textId(p), variable_id }))),
   );
   return rowIds;
+}
+
+/** A planned text as it is once inserted with row id `id` (for the change log). */
+export function plannedEntity(row: NewTextRow, id: number, planned: PlannedContent): TextEntity {
+  return {
+    row: { position: 0, notes: '', tags: '[]', integrated: 0, ...row, id } as TextRow,
+    plurals: planned.plurals,
+    tags: planned.tags,
+    variants: planned.variants,
+    variableIds: [...planned.variables].sort((a, b) => a - b),
+  };
 }

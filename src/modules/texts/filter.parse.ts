@@ -1,8 +1,10 @@
+import { type Static, type TSchema, Type } from 'typebox';
 import { badRequest } from '../../http/errors.js';
+import { compileStrict, describeSchemaError } from '../../http/validation.js';
 
 /**
- * The `filter` query parameter of the fetches (contract section 1): URL-encoded JSON, checked
- * strictly. Malformed JSON, unknown keys and wrong types are 400s naming the field; empty
+ * The `filter` query parameter of the fetches and exports: URL-encoded JSON, checked strictly
+ * against a schema (unknown keys and wrong types are 400s naming the field, as for bodies). Empty
  * arrays mean "no restriction", so a client's default filter is the same as no filter.
  */
 export type FilterKey = 'folders' | 'projects' | 'bases' | 'variants' | 'statuses' | 'tags' | 'assignee' | 'integrated';
@@ -20,93 +22,69 @@ export interface ParsedFilter {
   integrated?: boolean;
 }
 
-type Json = unknown;
+const closed = { additionalProperties: false } as const;
+const IdRef = Type.Object({ id: Type.String() }, closed);
 
-const typeName = (value: Json) => (value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value);
-
-function fail(path: string, message: string): never {
-  throw badRequest(`${path} ${message}`);
+function fieldSchemas(maxItems: number) {
+  const list = <T extends TSchema>(item: T) => Type.Array(item, { maxItems });
+  return {
+    folders: list(Type.Object({ id: Type.String(), excludeNestedFolders: Type.Optional(Type.Boolean()) }, closed)),
+    projects: list(IdRef),
+    bases: list(IdRef),
+    variants: list(IdRef),
+    statuses: list(Type.String()),
+    tags: Type.Object({ values: list(Type.String()), operator: Type.Optional(Type.Enum(['AND', 'OR'])) }, closed),
+    assignee: Type.Unsafe<string | null>({ type: ['string', 'null'] }),
+    integrated: Type.Boolean(),
+  };
 }
 
-function object(value: Json, path: string, keys: readonly string[]): Record<string, Json> {
-  if (typeName(value) !== 'object') fail(path, 'must be object');
-  const record = value as Record<string, Json>;
-  for (const key of Object.keys(record)) if (!keys.includes(key)) fail(`${path}.${key}`, 'is not a known field');
-  return record;
+type FilterInput = Partial<Static<ReturnType<typeof Type.Object<ReturnType<typeof fieldSchemas>>>>>;
+type Check = ReturnType<typeof compileStrict<{ filter: FilterInput }>>;
+
+/** One compiled validator per set of keys and size limit (each route has one). */
+const validators = new Map<string, Check>();
+
+function validatorFor(allowed: readonly FilterKey[], maxIds: number): Check {
+  const key = `${allowed.join(',')}:${maxIds}`;
+  let check = validators.get(key);
+  if (!check) {
+    const fields = fieldSchemas(maxIds);
+    const properties = Object.fromEntries(allowed.map((name) => [name, Type.Optional(fields[name])]));
+    check = compileStrict(Type.Object({ filter: Type.Object(properties, closed) }));
+    validators.set(key, check);
+  }
+  return check;
 }
 
-function array(value: Json, path: string, maxItems: number): Json[] {
-  if (!Array.isArray(value)) fail(path, 'must be array');
-  if (value.length > maxItems) fail(path, `must NOT have more than ${maxItems} items`);
-  return value;
-}
-
-function string(value: Json, path: string): string {
-  if (typeof value !== 'string') fail(path, 'must be string');
-  return value;
-}
-
-function boolean(value: Json, path: string): boolean {
-  if (typeof value !== 'boolean') fail(path, 'must be boolean');
-  return value;
-}
-
-/** `[{ id }]` lists (`projects`, `bases`, `variants`) as their ids. */
-function idList(value: Json, path: string, maxItems: number): string[] {
-  return array(value, path, maxItems).map((item, i) =>
-    string(object(item, `${path}[${i}]`, ['id']).id, `${path}[${i}].id`),
-  );
-}
+const ids = (list: { id: string }[] | undefined) => (list && list.length > 0 ? list.map((item) => item.id) : undefined);
+const nonEmpty = <T>(list: T[] | undefined) => (list && list.length > 0 ? list : undefined);
 
 export function parseFilter(raw: string | undefined, allowed: readonly FilterKey[], maxIds: number): ParsedFilter {
   if (raw === undefined || raw.trim() === '') return {};
-  let json: Json;
+  let json: unknown;
   try {
     json = JSON.parse(raw);
   } catch (error) {
     throw badRequest(`filter is not valid JSON (${(error as Error).message})`);
   }
-  const input = object(json, 'filter', allowed);
-  const filter: ParsedFilter = {};
-  const at = (key: string) => `filter.${key}`;
-  const present = (key: FilterKey) => input[key] !== undefined;
-
-  if (present('folders')) {
-    const folders = array(input.folders, at('folders'), maxIds).map((item, i) => {
-      const path = `${at('folders')}[${i}]`;
-      const folder = object(item, path, ['id', 'excludeNestedFolders']);
-      const exclude = folder.excludeNestedFolders;
-      return {
-        id: string(folder.id, `${path}.id`),
-        excludeNestedFolders: exclude === undefined ? false : boolean(exclude, `${path}.excludeNestedFolders`),
-      };
-    });
-    if (folders.length > 0) filter.folders = folders;
-  }
-  for (const key of ['projects', 'bases', 'variants'] as const) {
-    if (!present(key)) continue;
-    const ids = idList(input[key], at(key), maxIds);
-    if (ids.length > 0) filter[key] = ids;
-  }
-  if (present('statuses')) {
-    const statuses = array(input.statuses, at('statuses'), maxIds).map((s, i) => string(s, `${at('statuses')}[${i}]`));
-    if (statuses.length > 0) filter.statuses = statuses;
-  }
-  if (present('tags')) {
-    const tags = object(input.tags, at('tags'), ['values', 'operator']);
-    if (tags.values === undefined) fail(`${at('tags')}.values`, 'is required');
-    const values = array(tags.values, `${at('tags')}.values`, maxIds).map((t, i) =>
-      string(t, `${at('tags')}.values[${i}]`),
-    );
-    const operator = tags.operator === undefined ? 'OR' : tags.operator;
-    if (operator !== 'AND' && operator !== 'OR') fail(`${at('tags')}.operator`, 'must be one of: "AND", "OR"');
-    if (values.length > 0) filter.tags = { values, operator };
-  }
-  if (present('assignee')) {
-    const assignee = input.assignee;
-    if (assignee !== null && typeof assignee !== 'string') fail(at('assignee'), 'must be string or null');
-    filter.assignee = assignee;
-  }
-  if (present('integrated')) filter.integrated = boolean(input.integrated, at('integrated'));
+  // Wrapped, so that every message names its field from `filter`.
+  const checked = validatorFor(allowed, maxIds)({ filter: json });
+  if ('error' in checked) throw badRequest(describeSchemaError(checked.error, 'filter'));
+  const input = checked.value.filter;
+  const filter: ParsedFilter = {
+    folders: nonEmpty(input.folders)?.map((f) => ({ id: f.id, excludeNestedFolders: f.excludeNestedFolders ?? false })),
+    projects: ids(input.projects),
+    bases: ids(input.bases),
+    variants: ids(input.variants),
+    statuses: nonEmpty(input.statuses),
+    tags:
+      input.tags && input.tags.values.length > 0
+        ? { values: input.tags.values, operator: input.tags.operator ?? 'OR' }
+        : undefined,
+    integrated: input.integrated,
+  };
+  if (input.assignee !== undefined) filter.assignee = input.assignee;
+  for (const key of Object.keys(filter) as (keyof ParsedFilter)[]) if (filter[key] === undefined) delete filter[key];
   return filter;
 }

@@ -5,7 +5,7 @@ import { serializePlurals } from './plurals.js';
 import * as repo from './texts.repository.js';
 
 /**
- * Linked instances (contract section 6): a text item published to the library, or linked to a
+ * Linked instances: a text item published to the library, or linked to a
  * component, reads its text, rich text, plurals and variant text through from the component; its
  * status, assignee, notes, tags, limits, integrated flag and block stay its own.
  */
@@ -67,27 +67,29 @@ export async function showInstances(
 }
 
 /**
- * Detaches the linked instances of components that are about to be deleted (contract section 5:
- * "linked instances keep their text and are detached"): each keeps exactly what it showed
+ * Detaches the linked instances of components that are about to be deleted (linked instances keep their text
+ * and are detached): each keeps exactly what it showed
  * (`readThrough`), now stored as its own.
  */
 export async function detachInstances(
   db: Executor,
   workspaceId: number,
   components: readonly TextEntity[],
-): Promise<void> {
+): Promise<{ before: TextEntity; after: TextEntity }[]> {
   const byId = new Map(components.map((c) => [c.row.id, c]));
   const instances = await repo.loadInstances(
     db,
     workspaceId,
     components.map((c) => c.row.id),
   );
-  if (instances.length === 0) return;
+  if (instances.length === 0) return [];
   const updatedAt = now();
   const variantRows = [];
   const variableRows = [];
+  const detached: { before: TextEntity; after: TextEntity }[] = [];
   for (const instance of instances) {
     const shown = readThrough(instance, byId.get(instance.row.component_id as number) as TextEntity);
+    detached.push({ before: shown, after: { ...shown, row: { ...shown.row, component_id: null } } });
     await repo.updateText(db, workspaceId, instance.row.id, {
       text: shown.row.text,
       rich_text: shown.row.rich_text,
@@ -104,4 +106,5 @@ export async function detachInstances(
   await repo.insertVariantValues(db, variantRows);
   await repo.deleteTextVariables(db, instanceIds);
   await repo.insertTextVariables(db, variableRows);
+  return detached;
 }

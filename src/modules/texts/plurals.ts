@@ -12,7 +12,7 @@ export function inCldrOrder(plurals: readonly StoredPlural[]): StoredPlural[] {
   return [...plurals].sort((a, b) => (FORM_RANK.get(a.form) ?? 0) - (FORM_RANK.get(b.form) ?? 0));
 }
 
-/** The developer ID of the record of one plural form (contract section 1: `cart_one`). */
+/** The developer ID of the record of one plural form (`cart_one`: clients write these ids into files verbatim, so the suffix comes from the server). */
 export const pluralRecordId = (developerId: string, form: PluralForm) => `${developerId}_${form}`;
 
 /** `cart_one` -> `{ base: 'cart', form: 'one' }`: the component whose plural record this id would be. */

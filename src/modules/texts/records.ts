@@ -1,12 +1,12 @@
 import type { PluralForm, StoredPlural } from '../../db/schema.js';
-import { plainToRichText, type RichTextMode, renderRichText } from '../../richtext/index.js';
+import { type RichTextMode, richTextOf } from '../../richtext/index.js';
 import { usedVariables } from '../../text/placeholders.js';
 import type { TextEntity, VariantValue } from './entities.js';
 import { inCldrOrder, pluralRecordId } from './plurals.js';
 
 /**
  * API records of components and text items (pure). One record per base text, per variant value
- * and per plural form (contract section 1): plural records are `<developerId>_<form>`, variant
+ * and per plural form: plural records are `<developerId>_<form>`, variant
  * records keep the base record's id and set `variantId`.
  */
 export interface TextRecord {
@@ -112,10 +112,6 @@ export function recordSources(
   ];
 }
 
-export function renderedRichText(source: Pick<RecordSource, 'text' | 'richText'>, mode: RichTextMode): string {
-  return source.richText !== null ? renderRichText(source.richText, mode) : plainToRichText(source.text, mode);
-}
-
 const str = JSON.stringify;
 
 /** The JSON of every record of one owner, comma-separated. */
@@ -134,7 +130,7 @@ function ownerJson(
   const end = `${extra && `${extra},`}"status":${str(owner.status)},"assignee":${str(assignee)}}`;
   return ownerSources(entity.row.developer_id, owner, variantId)
     .map((source) => {
-      const rich = context.richText ? `,"richText":${str(renderedRichText(source, context.richText))}` : '';
+      const rich = context.richText ? `,"richText":${str(richTextOf(source, context.richText))}` : '';
       const variableIds = listed.length === 0 ? '[]' : str(usedVariables([source.text], listed));
       return `{"id":${str(source.id)},"text":${str(source.text)}${rich},${middle},"variableIds":${variableIds},${tail},"pluralForm":${str(source.pluralForm)},${end}`;
     })

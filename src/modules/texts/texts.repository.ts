@@ -134,16 +134,6 @@ export async function existingDeveloperIds(
   return found;
 }
 
-/** Whether the workspace enables `sup` and `sub` in rich text. */
-export async function supSubEnabled(db: Executor, workspaceId: number): Promise<boolean> {
-  const row = await db
-    .selectFrom('workspaces')
-    .select('sup_sub_enabled')
-    .where('id', '=', workspaceId)
-    .executeTakeFirst();
-  return Number(row?.sup_sub_enabled ?? 0) === 1;
-}
-
 /** Inserts texts in batches; answers developer ID -> row id (developer IDs are unique per kind). */
 export async function insertTexts(db: Executor, rows: readonly NewTextRow[]): Promise<Map<string, number>> {
   const ids = new Map<string, number>();
@@ -198,4 +188,152 @@ export async function deleteTexts(db: Executor, workspaceId: number, ids: readon
   for (const part of chunks(ids, IDS_PER_QUERY)) {
     await db.deleteFrom('texts').where('workspace_id', '=', workspaceId).where('id', 'in', part).execute();
   }
+}
+
+/** For each of `variableIds` that text of the workspace uses, how many components and text items list it. */
+export async function variableUsage(
+  db: Executor,
+  workspaceId: number,
+  variableIds: readonly number[],
+): Promise<Map<number, number>> {
+  if (variableIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('text_variables')
+    .innerJoin('texts', 'texts.id', 'text_variables.text_id')
+    .select(['text_variables.variable_id', (eb) => eb.fn.countAll<string | number>().as('uses')])
+    .where('texts.workspace_id', '=', workspaceId)
+    .where('text_variables.variable_id', 'in', [...variableIds])
+    .groupBy('text_variables.variable_id')
+    .execute();
+  return new Map(rows.map((r) => [r.variable_id, Number(r.uses)]));
+}
+
+/** A text's row id and kind: what the loaders need to load it whole. */
+export interface TextRef {
+  id: number;
+  kind: TextKind;
+}
+
+/** Texts by row id, whatever their kind, in two loads at most. */
+export async function loadTextsByRefs(
+  db: Executor,
+  workspaceId: number,
+  refs: readonly TextRef[],
+): Promise<TextEntity[]> {
+  const out: TextEntity[] = [];
+  for (const kind of ['component', 'text_item'] as const) {
+    const ids = refs.filter((r) => r.kind === kind).map((r) => r.id);
+    if (ids.length > 0) out.push(...(await loadTextsByRowIds(db, workspaceId, kind, ids)));
+  }
+  return out;
+}
+
+/** Texts whose base or any variant value carries one of `statuses`. */
+export async function textsWithStatuses(
+  db: Executor,
+  workspaceId: number,
+  statuses: readonly string[],
+): Promise<TextRef[]> {
+  if (statuses.length === 0) return [];
+  return db
+    .selectFrom('texts')
+    .select(['id', 'kind'])
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', [...statuses]),
+        eb(
+          'id',
+          'in',
+          eb
+            .selectFrom('text_variants')
+            .select('text_id')
+            .where('status', 'in', [...statuses]),
+        ),
+      ]),
+    )
+    .execute();
+}
+
+/** Sets `to` wherever a text or a variant value of the workspace carries `from`. */
+export async function reassignStatus(db: Executor, workspaceId: number, from: string, to: string): Promise<void> {
+  await db
+    .updateTable('texts')
+    .set({ status: to })
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '=', from)
+    .execute();
+  await db
+    .updateTable('text_variants')
+    .set({ status: to })
+    .where('status', '=', from)
+    .where('text_id', 'in', (eb) => eb.selectFrom('texts').select('id').where('workspace_id', '=', workspaceId))
+    .execute();
+}
+
+/** Texts of the workspace in any of the given folders, blocks, containers, or with a value of the variants. */
+export async function textsWhere(
+  db: Executor,
+  workspaceId: number,
+  where: {
+    folderIds?: readonly number[];
+    blockIds?: readonly number[];
+    containerIds?: readonly number[];
+    variantIds?: readonly number[];
+    baseTextItemIds?: readonly number[];
+  },
+): Promise<TextRef[]> {
+  let query = db.selectFrom('texts').select(['id', 'kind']).where('workspace_id', '=', workspaceId);
+  if (where.folderIds) query = query.where('kind', '=', 'component').where('folder_id', 'in', [...where.folderIds]);
+  if (where.blockIds) query = query.where('kind', '=', 'text_item').where('block_id', 'in', [...where.blockIds]);
+  if (where.containerIds) {
+    query = query.where('kind', '=', 'text_item').where('project_id', 'in', [...where.containerIds]);
+  }
+  if (where.baseTextItemIds) {
+    if (where.baseTextItemIds.length === 0) return [];
+    query = query.where('base_text_item_id', 'in', [...where.baseTextItemIds]);
+  }
+  if (where.variantIds) {
+    const variantIds = [...where.variantIds];
+    query = query.where('id', 'in', (eb) =>
+      eb.selectFrom('text_variants').select('text_id').where('variant_id', 'in', variantIds),
+    );
+  }
+  return query.execute();
+}
+
+/** Sets columns on texts by row id. */
+export async function updateTexts(
+  db: Executor,
+  workspaceId: number,
+  ids: readonly number[],
+  changes: TextChanges,
+): Promise<void> {
+  for (const part of chunks(ids, IDS_PER_QUERY)) {
+    await db
+      .updateTable('texts')
+      .set(changes)
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', part)
+      .execute();
+  }
+}
+
+/** Developer IDs of texts by row id. */
+export async function developerIdsByRowIds(
+  db: Executor,
+  workspaceId: number,
+  ids: readonly number[],
+): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  for (const part of chunks([...new Set(ids)], IDS_PER_QUERY)) {
+    const rows = await db
+      .selectFrom('texts')
+      .select(['id', 'developer_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('id', 'in', part)
+      .execute();
+    for (const row of rows) out.set(row.id, row.developer_id);
+  }
+  return out;
 }

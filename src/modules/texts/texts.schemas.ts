@@ -4,8 +4,8 @@ import { DEVELOPER_ID_PATTERN, Nullable } from '../../http/schemas.js';
 import { PLURAL_FORMS } from './plurals.js';
 
 /**
- * Request schemas shared by components and text items, with the configured limits (contract
- * section 4) so a text, notes or tags over the limit is a 400 naming the field.
+ * Request schemas shared by components and text items, with the configured limits
+ * (`LIMIT_*` settings), so a text, notes or tags over the limit is a 400 naming the field.
  */
 export function contentSchemas(limits: Limits) {
   const Text = Type.String({ maxLength: limits.textChars });

@@ -1,6 +1,7 @@
 import type { Executor, StoredPlural, VariantRow } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { type AppError, badRequest } from '../../http/errors.js';
+import type { Change } from '../changes/index.js';
 import {
   assigneeId,
   checkStatus,
@@ -14,7 +15,7 @@ import {
   type WriteContext,
 } from './content.js';
 import { type TextEntity, type VariantValue, variantValueRow } from './entities.js';
-import { serializePlurals } from './plurals.js';
+import { parseStoredPlurals, serializePlurals } from './plurals.js';
 import { baseOwner, type Owner } from './records.js';
 import type { TextChanges } from './texts.repository.js';
 import * as repo from './texts.repository.js';
@@ -192,21 +193,44 @@ export async function applyUpdatePlans(
 
 /**
  * The body-level `variantId` of a PATCH or PUT: the variant, created when `forceVariantCreation`
- * is set (inside the request's transaction), else a 400.
+ * is set (inside the request's transaction; `created` is then its change), else a 400.
  */
 export async function targetVariant(
   deps: {
     resolveVariants: (trx: Executor, workspaceId: number, ids: readonly string[]) => Promise<Map<string, VariantRow>>;
-    createVariantIfMissing: (trx: Executor, workspaceId: number, developerId: string) => Promise<VariantRow>;
+    ensureVariant: (
+      trx: Executor,
+      workspaceId: number,
+      developerId: string,
+    ) => Promise<{ variant: VariantRow; change: Change | null }>;
   },
   trx: Executor,
   workspaceId: number,
   input: { variantId?: string; forceVariantCreation?: boolean },
   notFoundMessage: (developerId: string) => string,
-): Promise<VariantRow | null> {
-  if (input.variantId === undefined) return null;
+): Promise<{ variant: VariantRow | null; created: Change | null }> {
+  if (input.variantId === undefined) return { variant: null, created: null };
   const found = (await deps.resolveVariants(trx, workspaceId, [input.variantId])).get(input.variantId);
-  if (found) return found;
+  if (found) return { variant: found, created: null };
   if (!input.forceVariantCreation) throw badRequest(notFoundMessage(input.variantId));
-  return deps.createVariantIfMissing(trx, workspaceId, input.variantId);
+  const { variant, change } = await deps.ensureVariant(trx, workspaceId, input.variantId);
+  return { variant, created: change };
+}
+
+/** The text as a plan leaves it (for the change log). */
+export function updatedEntity(plan: UpdatePlan): TextEntity {
+  const { entity, changes, variantValue, variables } = plan;
+  const row = { ...entity.row, ...changes };
+  const variants = variantValue
+    ? [...entity.variants.filter((v) => v.variantId !== variantValue.variantId), variantValue].sort(
+        (a, b) => a.variantId - b.variantId,
+      )
+    : entity.variants;
+  return {
+    row,
+    plurals: changes.plurals === undefined ? entity.plurals : parseStoredPlurals(changes.plurals),
+    tags: changes.tags === undefined ? entity.tags : (JSON.parse(changes.tags as string) as string[]),
+    variants,
+    variableIds: variables === null ? entity.variableIds : [...variables].sort((a, b) => a - b),
+  };
 }

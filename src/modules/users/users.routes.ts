@@ -10,7 +10,6 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
   app.get(
     '/users',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['users'],
         summary: "List the workspace's users, the valid assignees",

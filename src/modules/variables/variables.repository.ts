@@ -35,12 +35,14 @@ export async function insertVariables(
   workspaceId: number,
   variables: readonly NewVariable[],
   createdAt: string,
-): Promise<void> {
-  if (variables.length === 0) return;
-  await db
+): Promise<number[]> {
+  if (variables.length === 0) return [];
+  const rows = await db
     .insertInto('variables')
     .values(variables.map((v) => ({ workspace_id: workspaceId, ...v, created_at: createdAt })))
+    .returning('id')
     .execute();
+  return rows.map((row) => row.id);
 }
 
 export async function updateVariableData(db: Executor, workspaceId: number, id: number, data: string): Promise<void> {
@@ -50,24 +52,6 @@ export async function updateVariableData(db: Executor, workspaceId: number, id: 
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .execute();
-}
-
-/** For each of `variableIds` that text of the workspace uses, how many components and text items use it. */
-export async function variableUsage(
-  db: Executor,
-  workspaceId: number,
-  variableIds: readonly number[],
-): Promise<Map<number, number>> {
-  if (variableIds.length === 0) return new Map();
-  const rows = await db
-    .selectFrom('text_variables')
-    .innerJoin('texts', 'texts.id', 'text_variables.text_id')
-    .select(['text_variables.variable_id', (eb) => eb.fn.countAll<string | number>().as('uses')])
-    .where('texts.workspace_id', '=', workspaceId)
-    .where('text_variables.variable_id', 'in', [...variableIds])
-    .groupBy('text_variables.variable_id')
-    .execute();
-  return new Map(rows.map((r) => [r.variable_id, Number(r.uses)]));
 }
 
 export async function deleteVariables(db: Executor, workspaceId: number, ids: readonly number[]): Promise<void> {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { workspaceOf } from '../../http/auth.js';
+import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { Success, withErrors } from '../../http/schemas.js';
 import type { Services } from '../../services.js';
 import { VARIABLE_NAME_MAX, VARIABLE_TYPES } from './variable-data.js';
@@ -73,7 +73,6 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
   app.get(
     '/variables',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['variables'],
         summary: 'List the variables in creation order',
@@ -86,7 +85,6 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
   app.post(
     '/variables',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['variables'],
         summary: 'Create variables, all or none',
@@ -96,7 +94,7 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request, reply) => {
-      const names = await services.variables.create(workspaceOf(request), request.body.variables);
+      const names = await services.variables.create(scopeOf(request), request.body.variables);
       return reply.status(201).send({ names });
     },
   );
@@ -104,7 +102,6 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
   app.patch(
     '/variables',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['variables'],
         summary: "Replace variables' data, all or none",
@@ -114,7 +111,7 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request) => {
-      await services.variables.update(workspaceOf(request), request.body.updates);
+      await services.variables.update(scopeOf(request), request.body.updates);
       return { success: true as const };
     },
   );
@@ -122,7 +119,6 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
   app.delete(
     '/variables',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['variables'],
         summary: 'Delete variables, all or none',
@@ -132,7 +128,7 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request) => {
-      await services.variables.remove(workspaceOf(request), request.body.developerIds);
+      await services.variables.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
     },
   );

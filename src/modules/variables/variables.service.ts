@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
-import { now, writeTransaction } from '../../db/transaction.js';
+import { now } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { assertDistinctIds, firstRepeat } from '../../shared/distinct-ids.js';
+import type { WritePath, WriteScope } from '../changes/index.js';
+import { changesOf } from '../changes/index.js';
 import { type VariableData, type VariableType, variableDataError, variableNameError } from './variable-data.js';
 import * as repo from './variables.repository.js';
 
@@ -57,14 +60,25 @@ export async function resolveVariables(
   return new Map(rows.map((row) => [row.name, toVariable(row)]));
 }
 
-/** The index of the first repeat in `ids`, for the "repeated developer ID is a 400" rule. */
-function firstRepeat(ids: readonly string[]): number {
-  const seen = new Set<string>();
-  return ids.findIndex((id) => seen.size === seen.add(id).size);
+const fieldsOf = (v: { name: string; type: VariableType; data: unknown }) => ({
+  name: v.name,
+  type: v.type,
+  data: v.data,
+});
+
+export interface VariablesDeps {
+  db: Kysely<Database>;
+  writes: WritePath;
+  /** How many components and text items list each variable (the texts module answers). */
+  variableUsage: (
+    executor: Executor,
+    workspaceId: number,
+    variableIds: readonly number[],
+  ) => Promise<Map<number, number>>;
 }
 
-export function createVariablesService(deps: { db: Kysely<Database> }) {
-  const { db } = deps;
+export function createVariablesService(deps: VariablesDeps) {
+  const { db, writes } = deps;
 
   return {
     listVariables,
@@ -75,7 +89,8 @@ export function createVariablesService(deps: { db: Kysely<Database> }) {
     },
 
     /** Creates all the variables or none; returns their names in request order. */
-    async create(workspaceId: number, variables: readonly NewVariableInput[]): Promise<string[]> {
+    async create(scope: WriteScope, variables: readonly NewVariableInput[]): Promise<string[]> {
+      const { workspaceId } = scope;
       variables.forEach((variable, index) => {
         const error =
           variableNameError(variable.name, `variables[${index}].name`) ??
@@ -86,56 +101,76 @@ export function createVariablesService(deps: { db: Kysely<Database> }) {
       const alreadyExists = (index: number) =>
         conflict(`variables[${index}].name: Variable ${names[index]} already exists in workspace`);
       const repeat = firstRepeat(names);
-      await writeTransaction(db, workspaceId, async (trx) => {
+      return writes.write(scope, async (trx) => {
         const existing = new Set((await repo.findVariablesByName(trx, workspaceId, names)).map((r) => r.name));
         const taken = names.findIndex((name) => existing.has(name));
         if (taken !== -1 && (repeat === -1 || taken < repeat)) throw alreadyExists(taken);
         if (repeat !== -1) throw alreadyExists(repeat);
         const rows = variables.map(({ name, type, data }) => ({ name, type, data: JSON.stringify(data) }));
+        let ids: number[];
         try {
-          await repo.insertVariables(trx, workspaceId, rows, now());
+          ids = await repo.insertVariables(trx, workspaceId, rows, now());
         } catch (error) {
           // Only reachable if a concurrent request created one of the names after the check above.
           if (isUniqueViolation(error))
             throw conflict('variables: a variable of this name already exists in workspace');
           throw error;
         }
+        const changes = changesOf(
+          variables.map((variable, index) => ({
+            identity: identity(ids[index] as number, variable.name),
+            before: null,
+            after: fieldsOf(variable),
+          })),
+        );
+        return { changes, result: names };
       });
-      return names;
     },
 
     /** Replaces the data of each variable; the type never changes, so data is checked against it. */
-    async update(workspaceId: number, updates: readonly VariableUpdateInput[]): Promise<void> {
+    async update(scope: WriteScope, updates: readonly VariableUpdateInput[]): Promise<void> {
+      const { workspaceId } = scope;
       const ids = updates.map((u) => u.developerId);
-      await writeTransaction(db, workspaceId, async (trx) => {
+      assertDistinctIds(ids, (index) => `updates[${index}].developerId`);
+      await writes.write(scope, async (trx) => {
         const byName = await resolveVariables(trx, workspaceId, ids);
-        const repeat = firstRepeat(ids);
-        const writes = updates.map((update, index) => {
-          if (index === repeat) {
-            throw badRequest(`updates[${index}].developerId: duplicate developer ID '${update.developerId}'`);
-          }
+        const planned = updates.map((update, index) => {
           const variable = byName.get(update.developerId);
           if (!variable) throw notFound(`Variable with developer ID ${update.developerId} not found`);
           const error = variableDataError(variable.type, update.data, `updates[${index}].data`);
           if (error) throw badRequest(error);
-          return { id: variable.id, data: JSON.stringify(update.data) };
+          return { variable, data: update.data };
         });
-        for (const write of writes) await repo.updateVariableData(trx, workspaceId, write.id, write.data);
+        return {
+          changes: changesOf(
+            planned.map(({ variable, data }) => ({
+              identity: identity(variable.id, variable.name),
+              before: fieldsOf(variable),
+              after: fieldsOf({ ...variable, data }),
+            })),
+          ),
+          apply: async (trx) => {
+            for (const { variable, data } of planned) {
+              await repo.updateVariableData(trx, workspaceId, variable.id, JSON.stringify(data));
+            }
+          },
+          result: undefined,
+        };
       });
     },
 
     /** Deletes all the variables or none; a variable that text still uses cannot go. */
-    async remove(workspaceId: number, developerIds: readonly string[]): Promise<void> {
-      await writeTransaction(db, workspaceId, async (trx) => {
+    async remove(scope: WriteScope, developerIds: readonly string[]): Promise<void> {
+      const { workspaceId } = scope;
+      assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
+      await writes.write(scope, async (trx) => {
         const byName = await resolveVariables(trx, workspaceId, developerIds);
-        const repeat = firstRepeat(developerIds);
-        const targets = developerIds.map((id, index) => {
-          if (index === repeat) throw badRequest(`developerIds[${index}]: duplicate developer ID '${id}'`);
+        const targets = developerIds.map((id) => {
           const variable = byName.get(id);
           if (!variable) throw notFound(`Variable with developer ID ${id} not found`);
           return variable;
         });
-        const usage = await repo.variableUsage(
+        const usage = await deps.variableUsage(
           trx,
           workspaceId,
           targets.map((v) => v.id),
@@ -147,14 +182,27 @@ export function createVariablesService(deps: { db: Kysely<Database> }) {
             throw badRequest(`Variable ${variable.name} is used by ${records} and cannot be deleted`);
           }
         }
-        await repo.deleteVariables(
-          trx,
-          workspaceId,
-          targets.map((v) => v.id),
-        );
+        return {
+          changes: changesOf(
+            targets.map((v) => ({ identity: identity(v.id, v.name), before: fieldsOf(v), after: null })),
+          ),
+          apply: (trx) =>
+            repo.deleteVariables(
+              trx,
+              workspaceId,
+              targets.map((v) => v.id),
+            ),
+          result: undefined,
+        };
       });
     },
   };
 }
+
+const identity = (id: number, name: string) => ({
+  kind: 'variable' as const,
+  ref: `variable:${id}`,
+  developerId: name,
+});
 
 export type VariablesService = ReturnType<typeof createVariablesService>;

@@ -43,7 +43,10 @@ export async function updateVariant(db: Executor, workspaceId: number, id: numbe
   await db.updateTable('variants').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }
 
-/** Their values on texts and their style guide scopes go with them, by the foreign keys. */
+/**
+ * Style guides scoped to them lose the scope, by the foreign key. Callers remove the variants'
+ * values from texts first, through the texts module, so that the change log sees every one.
+ */
 export async function deleteVariants(db: Executor, workspaceId: number, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await db.deleteFrom('variants').where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute();

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { workspaceOf } from '../../http/auth.js';
+import type { Limits } from '../../config.js';
+import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { DeveloperId, DeveloperIds, developerIdsBody, Nullable, Success, withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
-
-const MAX_ITEMS = 1000;
+import type { VariantsService } from './variants.service.js';
 
 const LocaleCode = Nullable(
   Type.String({ description: 'BCP 47 language tag such as `fr` or `en-US`, stored in canonical form; null for none' }),
@@ -17,61 +16,67 @@ const Variant = Type.Object({
   localeCode: Nullable(Type.String({ description: 'The target locale; null when the variant has none' })),
 });
 
-const CreateBody = Type.Object(
-  {
-    variants: Type.Array(
-      Type.Object(
-        {
-          name: Type.String({ minLength: 1 }),
-          developerId: Type.Optional(DeveloperId),
-          description: Type.Optional(Type.String()),
-          localeCode: Type.Optional(LocaleCode),
-        },
-        { additionalProperties: false },
+const createBody = (maxItems: number) =>
+  Type.Object(
+    {
+      variants: Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ minLength: 1 }),
+            developerId: Type.Optional(DeveloperId),
+            description: Type.Optional(Type.String()),
+            localeCode: Type.Optional(LocaleCode),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems },
       ),
-      { minItems: 1, maxItems: MAX_ITEMS },
-    ),
-  },
-  { additionalProperties: false },
-);
+    },
+    { additionalProperties: false },
+  );
 
-const UpdateBody = Type.Object(
-  {
-    updates: Type.Array(
-      Type.Object(
-        {
-          developerId: DeveloperId,
-          name: Type.Optional(Type.String({ minLength: 1 })),
-          description: Type.Optional(Type.String()),
-          localeCode: Type.Optional(LocaleCode),
-          newDeveloperId: Type.Optional(DeveloperId),
-        },
-        { additionalProperties: false },
+const updateBody = (maxItems: number) =>
+  Type.Object(
+    {
+      updates: Type.Array(
+        Type.Object(
+          {
+            developerId: DeveloperId,
+            name: Type.Optional(Type.String({ minLength: 1 })),
+            description: Type.Optional(Type.String()),
+            localeCode: Type.Optional(LocaleCode),
+            newDeveloperId: Type.Optional(DeveloperId),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems },
       ),
-      { minItems: 1, maxItems: MAX_ITEMS },
-    ),
-  },
-  { additionalProperties: false },
-);
+    },
+    { additionalProperties: false },
+  );
 
-export const variantsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const variantsRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsService; limits: Limits }> = async (
+  app,
+  { variants, limits },
+) => {
+  const CreateBody = createBody(limits.batchItems);
+  const UpdateBody = updateBody(limits.batchItems);
+
   app.get(
     '/variants',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['variants'],
         summary: 'List the variants, in creation order',
         response: withErrors({ 200: Type.Array(Variant) }),
       },
     },
-    (request) => services.variants.list(workspaceOf(request)),
+    (request) => variants.list(workspaceOf(request)),
   );
 
   app.post(
     '/variants',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['variants'],
         summary: 'Create variants',
@@ -82,7 +87,7 @@ export const variantsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       },
     },
     async (request, reply) => {
-      const developerIds = await services.variants.create(workspaceOf(request), request.body.variants);
+      const developerIds = await variants.create(scopeOf(request), request.body.variants);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -90,7 +95,6 @@ export const variantsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   app.patch(
     '/variants',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['variants'],
         summary: 'Update variants, all or nothing',
@@ -100,7 +104,7 @@ export const variantsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
       },
     },
     async (request) => {
-      await services.variants.update(workspaceOf(request), request.body.updates);
+      await variants.update(scopeOf(request), request.body.updates);
       return { success: true as const };
     },
   );
@@ -108,17 +112,16 @@ export const variantsRoutes: FastifyPluginAsyncTypebox<{ services: Services }> =
   app.delete(
     '/variants',
     {
-      config: { auth: 'v2' },
       schema: {
         tags: ['variants'],
         summary: 'Delete variants with their text everywhere',
         description: 'Style guides scoped to a deleted variant lose the scope.',
-        body: developerIdsBody(MAX_ITEMS),
+        body: developerIdsBody(limits.batchItems),
         response: withErrors({ 200: Success }, 404),
       },
     },
     async (request) => {
-      await services.variants.remove(workspaceOf(request), request.body.developerIds);
+      await variants.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
     },
   );

@@ -1,8 +1,10 @@
 import type { VariantRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { assertDistinctIds } from '../../shared/distinct-ids.js';
+import { canonicalLocale } from '../../shared/locale.js';
 import type { VariantChanges } from './variants.repository.js';
 
-/** Contract section 2: `all` and `base` select records in filters, so no variant may be called that. */
+/** `all` and `base` select records in filters, so no variant may be called that. */
 export const RESERVED_VARIANT_IDS: ReadonlySet<string> = new Set(['all', 'base']);
 
 export interface VariantUpdate {
@@ -11,18 +13,6 @@ export interface VariantUpdate {
   description?: string;
   localeCode?: string | null;
   newDeveloperId?: string;
-}
-
-/** A locale code in its canonical BCP 47 form (`en-us` becomes `en-US`); null and undefined pass through. */
-export function canonicalLocale<T extends string | null | undefined>(code: T, field: string): T | string {
-  if (code === null || code === undefined) return code;
-  try {
-    const [canonical] = Intl.getCanonicalLocales(code);
-    if (canonical) return canonical;
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-  }
-  throw badRequest(`${field}: '${code}' is not a valid BCP 47 language tag`);
 }
 
 function repeated(values: readonly string[]): string[] {
@@ -53,12 +43,11 @@ export function planUpdates(existing: readonly VariantRow[], updates: readonly V
   if (duplicateNewIds.length > 0) {
     throw badRequest(`Duplicate new developer IDs in request: ${duplicateNewIds.join(', ')}`);
   }
-  const targeted = new Set<string>();
+  assertDistinctIds(
+    updates.map((u) => u.developerId),
+    (index) => `updates[${index}].developerId`,
+  );
   const locales = updates.map((u, i) => {
-    if (targeted.has(u.developerId)) {
-      throw badRequest(`updates[${i}].developerId: variant ${u.developerId} is updated more than once in this request`);
-    }
-    targeted.add(u.developerId);
     if (u.newDeveloperId !== undefined && RESERVED_VARIANT_IDS.has(u.newDeveloperId)) {
       throw badRequest(`updates[${i}].newDeveloperId: '${u.newDeveloperId}' is a reserved variant id`);
     }

@@ -2,20 +2,21 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor, VariantRow } from '../../db/schema.js';
-import { now, writeTransaction } from '../../db/transaction.js';
+import { now } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { slugify, uniqueDeveloperId } from '../shared/developer-id.js';
+import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
+import { assertDistinctIds } from '../../shared/distinct-ids.js';
+import { canonicalLocale } from '../../shared/locale.js';
+import type { Change, WritePath, WriteScope } from '../changes/index.js';
+import { changesOf } from '../changes/index.js';
+import type { TextCascades } from '../texts/index.js';
+import { type EnsuredVariant, ensureVariant } from './variants.force.js';
+import { toVariant, updatedRow, type Variant, variantFields, variantIdentity } from './variants.records.js';
 import * as repo from './variants.repository.js';
-import { canonicalLocale, planUpdates, RESERVED_VARIANT_IDS, type VariantUpdate } from './variants.rules.js';
+import { planUpdates, RESERVED_VARIANT_IDS, type VariantUpdate } from './variants.rules.js';
 
-export type { VariantUpdate };
-
-export interface Variant {
-  id: string;
-  name: string;
-  description: string;
-  localeCode: string | null;
-}
+export type { EnsuredVariant, Variant, VariantUpdate };
+export { ensureVariant };
 
 export interface NewVariantInput {
   name: string;
@@ -23,13 +24,6 @@ export interface NewVariantInput {
   description?: string;
   localeCode?: string | null;
 }
-
-const toVariant = (row: VariantRow): Variant => ({
-  id: row.developer_id,
-  name: row.name,
-  description: row.description,
-  localeCode: row.locale_code,
-});
 
 /** Every variant of the workspace, in creation order. */
 export const listVariants = (executor: Executor, workspaceId: number) => repo.listVariants(executor, workspaceId);
@@ -44,47 +38,30 @@ export async function resolveVariants(
   return new Map(rows.map((row) => [row.developer_id, row]));
 }
 
-/**
- * `forceVariantCreation` (contract section 6): the variant, created with its developer ID as its
- * name when it does not exist yet. Runs in the caller's transaction. `field` names the body field
- * in the 400s.
- */
-export async function createVariantIfMissing(
-  executor: Executor,
-  workspaceId: number,
-  developerId: string,
-  field = 'variantId',
-): Promise<VariantRow> {
-  const [existing] = await repo.findVariantsByDeveloperIds(executor, workspaceId, [developerId]);
-  if (existing) return existing;
-  if (RESERVED_VARIANT_IDS.has(developerId)) throw badRequest(`${field}: '${developerId}' is a reserved variant id`);
-  const named = (await repo.listVariants(executor, workspaceId)).find((row) => row.name === developerId);
-  if (named) {
-    throw badRequest(
-      `${field}: cannot create variant '${developerId}': variant ${named.developer_id} already has the name '${developerId}'`,
-    );
-  }
-  const [row] = await repo.insertVariants(
-    executor,
-    workspaceId,
-    [{ developer_id: developerId, name: developerId, description: '', locale_code: null }],
-    now(),
-  );
-  return row as VariantRow;
+export interface VariantsDeps {
+  db: Kysely<Database>;
+  writes: WritePath;
+  /** Removing a deleted variant's values from every text (the texts module answers). */
+  variantValues: Pick<TextCascades, 'removeVariantValues'>;
+  /** Unscoping the style guides scoped to a deleted variant (the style guides module answers). */
+  styleguideScopes: {
+    clearVariantScopes(trx: Executor, workspaceId: number, variantIds: readonly number[]): Promise<Change[]>;
+  };
 }
 
-export function createVariantsService(deps: { db: Kysely<Database> }) {
-  const { db } = deps;
+export function createVariantsService(deps: VariantsDeps) {
+  const { db, writes, variantValues } = deps;
 
   return {
     listVariants,
     resolveVariants,
-    createVariantIfMissing,
+    ensureVariant,
 
     list: async (workspaceId: number): Promise<Variant[]> => (await listVariants(db, workspaceId)).map(toVariant),
 
     /** Creates the variants in order and answers their developer IDs, generated ones included. */
-    async create(workspaceId: number, variants: readonly NewVariantInput[]): Promise<string[]> {
+    async create(scope: WriteScope, variants: readonly NewVariantInput[]): Promise<string[]> {
+      const { workspaceId } = scope;
       const locales = variants.map((v, i) => {
         if (v.developerId !== undefined && RESERVED_VARIANT_IDS.has(v.developerId)) {
           throw badRequest(`variants[${i}].developerId: '${v.developerId}' is a reserved variant id`);
@@ -92,7 +69,7 @@ export function createVariantsService(deps: { db: Kysely<Database> }) {
         return canonicalLocale(v.localeCode, `variants[${i}].localeCode`) ?? null;
       });
       try {
-        return await writeTransaction(db, workspaceId, async (trx) => {
+        return await writes.write(scope, async (trx) => {
           const existing = await repo.listVariants(trx, workspaceId);
           const names = new Set(existing.map((row) => row.name));
           const explicit = new Set(existing.map((row) => row.developer_id));
@@ -109,7 +86,7 @@ export function createVariantsService(deps: { db: Kysely<Database> }) {
           // Generated ids avoid every explicit id of the request, also those of later elements.
           const taken = new Set([...explicit, ...RESERVED_VARIANT_IDS]);
           const developerIds = variants.map((v) => v.developerId ?? uniqueDeveloperId(slugify(v.name), taken));
-          await repo.insertVariants(
+          const rows = await repo.insertVariants(
             trx,
             workspaceId,
             variants.map((v, i) => ({
@@ -120,7 +97,13 @@ export function createVariantsService(deps: { db: Kysely<Database> }) {
             })),
             now(),
           );
-          return developerIds;
+          // Matched by developer ID: neither database promises RETURNING rows in insertion order.
+          const byId = new Map(rows.map((row) => [row.developer_id, row]));
+          const created = developerIds.map((id) => byId.get(id) as VariantRow);
+          const changes = changesOf(
+            created.map((row) => ({ identity: variantIdentity(row), before: null, after: variantFields(row) })),
+          );
+          return { changes, result: developerIds };
         });
       } catch (error) {
         // Writers to one workspace queue on its row, so this is only a safety net for the unforeseen.
@@ -129,36 +112,64 @@ export function createVariantsService(deps: { db: Kysely<Database> }) {
       }
     },
 
-    /** All-or-nothing; developer IDs and names may be swapped between variants in one request. */
-    async update(workspaceId: number, updates: readonly VariantUpdate[]): Promise<void> {
-      await writeTransaction(db, workspaceId, async (trx) => {
-        const existing = await repo.listVariants(trx, workspaceId);
-        const plans = planUpdates(existing, updates);
-        // Moving every changed id and name aside first keeps the unique constraints quiet mid-swap.
-        // A parked id starts with '_', which no developer ID can; a parked name carries a UUID.
-        const parked = plans.filter((p) => p.changes.developer_id !== undefined || p.changes.name !== undefined);
-        for (const { row, changes } of parked) {
-          const stamp = `_parked-${row.id}-${randomUUID()}`;
-          await repo.updateVariant(trx, workspaceId, row.id, {
-            ...(changes.developer_id === undefined ? {} : { developer_id: stamp }),
-            ...(changes.name === undefined ? {} : { name: stamp }),
-          });
-        }
-        for (const { row, changes } of plans) await repo.updateVariant(trx, workspaceId, row.id, changes);
+    /**
+     * All-or-nothing; developer IDs and names may be swapped between variants in one request. A
+     * `newDeveloperId` is recorded as a rename of the variant.
+     */
+    async update(scope: WriteScope, updates: readonly VariantUpdate[]): Promise<void> {
+      const { workspaceId } = scope;
+      await writes.write(scope, async (trx) => {
+        const plans = planUpdates(await repo.listVariants(trx, workspaceId), updates);
+        const changes = changesOf(
+          plans.map(({ row, changes }) => {
+            const after = updatedRow(row, changes);
+            return { identity: variantIdentity(after), before: variantFields(row), after: variantFields(after) };
+          }),
+        );
+        return {
+          changes,
+          apply: async (trx) => {
+            // Moving every changed id and name aside first keeps the unique constraints quiet mid-swap.
+            // A parked id starts with '_', which no developer ID can; a parked name carries a UUID.
+            const parked = plans.filter((p) => p.changes.developer_id !== undefined || p.changes.name !== undefined);
+            for (const { row, changes } of parked) {
+              const stamp = `_parked-${row.id}-${randomUUID()}`;
+              await repo.updateVariant(trx, workspaceId, row.id, {
+                ...(changes.developer_id === undefined ? {} : { developer_id: stamp }),
+                ...(changes.name === undefined ? {} : { name: stamp }),
+              });
+            }
+            for (const { row, changes } of plans) await repo.updateVariant(trx, workspaceId, row.id, changes);
+          },
+          result: undefined,
+        };
       });
     },
 
-    /** Removes the variants with their values on every text; style guides scoped to them lose the scope. */
-    async remove(workspaceId: number, developerIds: readonly string[]): Promise<void> {
-      await writeTransaction(db, workspaceId, async (trx) => {
+    /**
+     * Removes the variants with their values on every text; style guides scoped to them lose the
+     * scope. The history records each variant and each component or text item that lost a value.
+     */
+    async remove(scope: WriteScope, developerIds: readonly string[]): Promise<void> {
+      const { workspaceId } = scope;
+      assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
+      await writes.write(scope, async (trx) => {
         const found = await resolveVariants(trx, workspaceId, developerIds);
-        const missing = [...new Set(developerIds)].filter((id) => !found.has(id));
+        const missing = developerIds.filter((id) => !found.has(id));
         if (missing.length > 0) throw notFound(`Variants not found: ${missing.join(', ')}`);
-        await repo.deleteVariants(
-          trx,
-          workspaceId,
-          [...found.values()].map((row) => row.id),
+        const rows = developerIds.map((id) => found.get(id) as VariantRow);
+        const ids = rows.map((row) => row.id);
+        // Before the variants go, so that the text changes still name them.
+        const texts = await variantValues.removeVariantValues(trx, workspaceId, ids);
+        const guides = await deps.styleguideScopes.clearVariantScopes(trx, workspaceId, ids);
+        const variants = changesOf(
+          rows.map((row) => ({ identity: variantIdentity(row), before: variantFields(row), after: null })),
         );
+        return {
+          changes: [...variants, ...texts, ...guides],
+          apply: (trx) => repo.deleteVariants(trx, workspaceId, ids),
+          result: undefined,
+        };
       });
     },
   };

@@ -111,8 +111,8 @@ describe('DELETE /v2/bases', () => {
     expect((await ws.api.delete('bases', { developerIds: ['core'] })).status).toBe(200);
     expect(await listBases(ws)).toEqual([{ id: 'kept', name: 'Kept' }]);
     expect((await ws.api.get('projects')).body).toEqual([
-      { id: 'web', name: 'Web', baseId: null, developerMode: true },
-      { id: 'app', name: 'App', baseId: 'kept', developerMode: true },
+      { id: 'web', name: 'Web', baseId: null, developerMode: false },
+      { id: 'app', name: 'App', baseId: 'kept', developerMode: false },
     ]);
     expect(await textsOf(ctx, ws)).toEqual([
       { id: 'app.title', kind: 'text_item', container: 'app', block: null, derivesFrom: 'kept.title', position: 0 },

@@ -12,8 +12,9 @@ describe('GET /v2/projects', () => {
     const ws = await createWorkspace(ctx);
     expect(await listProjects(ws)).toEqual([]);
     await createBases(ws, [{ name: 'Core', developerId: 'core' }]);
-    await createProjects(ws, [{ name: 'Web', developerId: 'web', baseId: 'core' }]);
-    await createProjects(ws, [{ name: 'App', developerId: 'app', developerMode: false }]);
+    await createProjects(ws, [{ name: 'Web', developerId: 'web', baseId: 'core', developerMode: true }]);
+    // Developer mode is off unless asked for.
+    await createProjects(ws, [{ name: 'App', developerId: 'app' }]);
     expect(await listProjects(ws)).toEqual([
       { id: 'web', name: 'Web', baseId: 'core', developerMode: true },
       { id: 'app', name: 'App', baseId: null, developerMode: false },
@@ -38,7 +39,7 @@ describe('GET /v2/projects', () => {
     expect((await createProjects(b, [{ name: 'Mine', developerId: 'secret' }])).status).toBe(201);
     expect((await b.api.patch('projects', { updates: [{ developerId: 'nope', name: 'X' }] })).status).toBe(404);
     await b.api.delete('projects', { developerIds: ['secret'] });
-    expect(await listProjects(a)).toEqual([{ id: 'secret', name: 'Secret', baseId: null, developerMode: true }]);
+    expect(await listProjects(a)).toEqual([{ id: 'secret', name: 'Secret', baseId: null, developerMode: false }]);
   });
 });
 
@@ -154,7 +155,7 @@ describe('PATCH /v2/projects', () => {
     ]);
     await createProjects(ws, [
       { name: 'Web', developerId: 'web', baseId: 'core' },
-      { name: 'App', developerId: 'app' },
+      { name: 'App', developerId: 'app', developerMode: true },
     ]);
     const res = await ws.api.patch('projects', {
       updates: [
@@ -165,10 +166,10 @@ describe('PATCH /v2/projects', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ success: true });
     expect(await listProjects(ws)).toEqual([
-      { id: 'web', name: 'Website', baseId: 'core', developerMode: true },
+      { id: 'web', name: 'Website', baseId: 'core', developerMode: false },
       { id: 'app', name: 'App', baseId: 'other', developerMode: false },
     ]);
-    await ws.api.patch('projects', { updates: [{ developerId: 'web', baseId: null }] });
+    await ws.api.patch('projects', { updates: [{ developerId: 'web', baseId: null, developerMode: true }] });
     expect((await listProjects(ws))[0]).toEqual({ id: 'web', name: 'Website', baseId: null, developerMode: true });
   });
 
@@ -205,12 +206,12 @@ describe('PATCH /v2/projects', () => {
     ]);
     const res = await ws.api.patch('projects', {
       updates: [
-        { developerId: 'web', name: 'Renamed', developerMode: false },
+        { developerId: 'web', name: 'Renamed', developerMode: true },
         { developerId: 'app', baseId: 'ghost' },
       ],
     });
     expect(res.status).toBe(400);
-    expect((await listProjects(ws))[0]).toEqual({ id: 'web', name: 'Web', baseId: null, developerMode: true });
+    expect((await listProjects(ws))[0]).toEqual({ id: 'web', name: 'Web', baseId: null, developerMode: false });
   });
 });
 

@@ -142,7 +142,7 @@ describe('DELETE /v2/styleguides', () => {
     expect((await api.get('styleguides')).body[2].rules).toEqual([]);
   });
 
-  it('refuses the built-in guide, and answers 404 for an unknown one, deleting nothing', async () => {
+  it('refuses the built-in guide and a repeated id, and answers 404 for an unknown one, deleting nothing', async () => {
     const a = await createWorkspace(ctx);
     const b = await createWorkspace(ctx);
     await a.api.post('styleguides', { styleguides: [{ name: 'A' }] });
@@ -152,6 +152,9 @@ describe('DELETE /v2/styleguides', () => {
     const unknown = await a.api.delete('styleguides', { developerIds: ['a', 'nope'] });
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe('Style guide with developer ID nope not found');
+    const twice = await a.api.delete('styleguides', { developerIds: ['a', 'a'] });
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toBe("developerIds[1]: duplicate developer ID 'a'");
     const foreign = await b.api.delete('styleguides', { developerIds: ['a'] });
     expect(foreign.status).toBe(404);
     expect((await a.api.get('styleguides')).body).toHaveLength(2);

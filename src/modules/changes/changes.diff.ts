@@ -1,0 +1,76 @@
+import type { Change, ChangeAction, ChangeKind, FieldChanges } from './changes.types.js';
+
+/**
+ * Pure helpers that turn a record's fields before and after a write into a change. Fields are
+ * named as in the record's GET response; values compare as JSON.
+ */
+export type Fields = Readonly<Record<string, unknown>>;
+
+const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+
+/** Moving between containers: a change of only these fields is `moved`. */
+const PLACEMENT = new Set(['folderId', 'blockId']);
+
+/** The fields that differ, each with its value before and after (absent values are null). */
+export function diffFields(before: Fields | null, after: Fields | null): FieldChanges {
+  const changes: FieldChanges = {};
+  const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  for (const name of names) {
+    const was = before?.[name] ?? null;
+    const is = after?.[name] ?? null;
+    if (before !== null && after !== null && same(was, is)) continue;
+    changes[name] = { before: was, after: is };
+  }
+  return changes;
+}
+
+function actionOf(before: Fields | null, after: Fields | null, fields: FieldChanges): ChangeAction {
+  if (before === null) return 'created';
+  if (after === null) return 'deleted';
+  const names = Object.keys(fields);
+  if (names.includes('developerId')) return 'renamed';
+  if (names.length > 0 && names.every((name) => PLACEMENT.has(name))) return 'moved';
+  return 'updated';
+}
+
+export interface RecordIdentity {
+  kind: ChangeKind;
+  ref: string;
+  developerId: string;
+  variantId?: string | null;
+}
+
+/**
+ * The change of one record, or null when nothing changed. `before` null is a create, `after` null
+ * a delete; a changed `developerId` is a rename; only `folderId`/`blockId` is a move. `developerId`
+ * names the record after the write (before it, for a delete).
+ */
+export function changeOf(
+  identity: RecordIdentity,
+  before: Fields | null,
+  after: Fields | null,
+  action?: ChangeAction,
+): Change | null {
+  const fields = diffFields(before, after);
+  if (before !== null && after !== null && Object.keys(fields).length === 0 && action === undefined) return null;
+  return {
+    kind: identity.kind,
+    ref: identity.ref,
+    developerId: identity.developerId,
+    variantId: identity.variantId ?? null,
+    action: action ?? actionOf(before, after, fields),
+    fields,
+  };
+}
+
+/** `changeOf` over many records, dropping the ones that did not change. */
+export function changesOf(
+  items: Iterable<{ identity: RecordIdentity; before: Fields | null; after: Fields | null }>,
+): Change[] {
+  const out: Change[] = [];
+  for (const item of items) {
+    const change = changeOf(item.identity, item.before, item.after);
+    if (change) out.push(change);
+  }
+  return out;
+}

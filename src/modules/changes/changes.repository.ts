@@ -1,0 +1,112 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database, Executor } from '../../db/schema.js';
+import type { Change, RecordedChange, WriteScope } from './changes.types.js';
+
+/**
+ * The `changes` table, and the workspace revision that every write advances. Nothing but the
+ * write path writes either.
+ */
+
+/** Advancing the revision first takes the workspace row's lock (PostgreSQL) for the transaction. */
+export async function advanceRevision(trx: Transaction<Database>, workspaceId: number): Promise<void> {
+  await trx
+    .updateTable('workspaces')
+    .set((eb) => ({ revision: eb('revision', '+', 1) }))
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+/** Rows per insert: ten parameters each, well under either database's limit. */
+const CHUNK = 500;
+
+export async function insertChanges(
+  trx: Transaction<Database>,
+  scope: WriteScope,
+  changes: readonly Change[],
+  at: string,
+): Promise<void> {
+  for (let start = 0; start < changes.length; start += CHUNK) {
+    await trx
+      .insertInto('changes')
+      .values(
+        changes.slice(start, start + CHUNK).map((change) => ({
+          workspace_id: scope.workspaceId,
+          at,
+          actor: scope.actor.email,
+          key_id: scope.actor.keyId,
+          kind: change.kind,
+          record_ref: change.ref,
+          developer_id: change.developerId,
+          variant_id: change.variantId,
+          action: change.action,
+          fields: JSON.stringify(change.fields),
+        })),
+      )
+      .execute();
+  }
+}
+
+export interface ChangesQuery {
+  kind?: string;
+  developerId?: string;
+  since?: string;
+  until?: string;
+  actor?: string;
+  /** Only changes older than this id (the cursor). */
+  beforeId?: number;
+  limit: number;
+}
+
+/**
+ * Newest first. A developer ID matches every change of the records that ever had it, so the
+ * history of a renamed record includes what happened under its old ID, and a deleted record's
+ * history stays readable.
+ */
+export async function listChanges(db: Executor, workspaceId: number, query: ChangesQuery): Promise<RecordedChange[]> {
+  let select = db.selectFrom('changes').selectAll().where('workspace_id', '=', workspaceId);
+  if (query.kind !== undefined) select = select.where('kind', '=', query.kind);
+  if (query.developerId !== undefined) {
+    const { developerId, kind } = query;
+    select = select.where('record_ref', 'in', (eb) => {
+      let refs = eb
+        .selectFrom('changes')
+        .select('record_ref')
+        .where('workspace_id', '=', workspaceId)
+        .where('developer_id', '=', developerId);
+      if (kind !== undefined) refs = refs.where('kind', '=', kind);
+      return refs;
+    });
+  }
+  if (query.since !== undefined) select = select.where('at', '>=', query.since);
+  if (query.until !== undefined) select = select.where('at', '<', query.until);
+  if (query.actor !== undefined) select = select.where(sql<string>`lower(actor)`, '=', query.actor.toLowerCase());
+  if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId);
+  const rows = await select.orderBy('id', 'desc').limit(query.limit).execute();
+  return rows.map((row) => ({
+    id: String(row.id),
+    at: row.at,
+    actor: row.actor,
+    keyId: row.key_id,
+    kind: row.kind as RecordedChange['kind'],
+    developerId: row.developer_id,
+    variantId: row.variant_id,
+    action: row.action as RecordedChange['action'],
+    fields: JSON.parse(row.fields) as RecordedChange['fields'],
+  }));
+}
+
+/**
+ * Removes changes recorded before `cutoff` (ISO time), in every workspace. The workspaces that lose
+ * history get a new revision, so no cached history page shows what is gone.
+ */
+export async function deleteChangesBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('workspaces')
+      .set((eb) => ({ revision: eb('revision', '+', 1) }))
+      .where('id', 'in', (eb) => eb.selectFrom('changes').select('workspace_id').distinct().where('at', '<', cutoff))
+      .execute();
+    const result = await trx.deleteFrom('changes').where('at', '<', cutoff).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  });
+}

@@ -1,0 +1,84 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { badRequest } from '../../http/errors.js';
+import { deleteChangesBefore, listChanges } from './changes.repository.js';
+import { CHANGE_KINDS, type ChangeKind, type RecordedChange } from './changes.types.js';
+
+export interface HistoryQuery {
+  kind?: string;
+  id?: string;
+  since?: string;
+  until?: string;
+  actor?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface HistoryPage {
+  changes: RecordedChange[];
+  nextCursor: string | null;
+}
+
+export const HISTORY_MAX_LIMIT = 1000;
+const DEFAULT_LIMIT = 100;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** ISO 8601 date or date-time (a time needs its zone); `2026-11-23` is midnight UTC. */
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:?\d{2}))?$/;
+
+function instant(value: string | undefined, field: string): string | undefined {
+  if (value === undefined) return undefined;
+  const time = ISO_DATE.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(time)) throw badRequest(`${field}: '${value}' is not an ISO 8601 date or date-time`);
+  return new Date(time).toISOString();
+}
+
+/** The cursor is opaque to clients: the id of the last change of the page, encoded. */
+const CURSOR_PREFIX = 'h1:';
+const encodeCursor = (id: string) => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
+
+function decodeCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
+  const id = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : '';
+  if (!/^[1-9]\d{0,15}$/.test(id)) throw badRequest('cursor: not a cursor this server returned');
+  return Number(id);
+}
+
+export function createHistoryService(deps: { db: Kysely<Database>; retentionDays: number }) {
+  const { db } = deps;
+
+  /** GET /v2/history: the workspace's changes, newest first, a page at a time. */
+  async function list(workspaceId: number, query: HistoryQuery): Promise<HistoryPage> {
+    if (query.kind !== undefined && !CHANGE_KINDS.includes(query.kind as ChangeKind)) {
+      throw badRequest(`kind must be one of: ${CHANGE_KINDS.map((k) => `"${k}"`).join(', ')}`);
+    }
+    const limit = query.limit ?? DEFAULT_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > HISTORY_MAX_LIMIT) {
+      throw badRequest(`limit must be an integer from 1 to ${HISTORY_MAX_LIMIT}`);
+    }
+    // One more than asked tells whether another page follows.
+    const rows = await listChanges(db, workspaceId, {
+      kind: query.kind,
+      developerId: query.id,
+      since: instant(query.since, 'since'),
+      until: instant(query.until, 'until'),
+      actor: query.actor,
+      beforeId: decodeCursor(query.cursor),
+      limit: limit + 1,
+    });
+    const changes = rows.slice(0, limit);
+    const last = changes.at(-1);
+    return { changes, nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null };
+  }
+
+  /** Deletes changes older than the retention period (0 days keeps everything). */
+  async function purgeExpired(now = Date.now()): Promise<number> {
+    if (deps.retentionDays === 0) return 0;
+    return deleteChangesBefore(db, new Date(now - deps.retentionDays * DAY_MS).toISOString());
+  }
+
+  return { list, purgeExpired };
+}
+
+export type HistoryService = ReturnType<typeof createHistoryService>;

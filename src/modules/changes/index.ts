@@ -1,0 +1,8 @@
+/**
+ * The change log: the one write path every write goes through, the changes it records, and the
+ * history read from them. Other modules use only what is exported here.
+ */
+export { changeOf, changesOf, diffFields, type Fields, type RecordIdentity } from './changes.diff.js';
+export * from './changes.types.js';
+export { createHistoryService, type HistoryService } from './history.service.js';
+export { type ChangeSubscriber, createWritePath, type PlannedWrite, type WritePath } from './write-path.js';

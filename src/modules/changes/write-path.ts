@@ -1,0 +1,59 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { advanceRevision, insertChanges } from './changes.repository.js';
+import type { Change, WriteScope } from './changes.types.js';
+
+/**
+ * What a service hands the write path: the whole change, already validated, and how to apply it.
+ * `changes` is what the change log records; `apply` writes it through the service's repository.
+ */
+export interface PlannedWrite<T> {
+  changes: readonly Change[];
+  apply?: (trx: Transaction<Database>) => Promise<void>;
+  result: T;
+}
+
+/**
+ * Runs inside the write's transaction after the change log is written, with the changes and
+ * their time: the webhook outbox subscribes here, so an event exists exactly when its change does.
+ */
+export type ChangeSubscriber = (
+  trx: Transaction<Database>,
+  scope: WriteScope,
+  changes: readonly Change[],
+  at: string,
+) => Promise<void>;
+
+export interface WritePath {
+  /**
+   * The one way to change a workspace. In one transaction: advance the workspace's revision
+   * (which takes the workspace row's lock on PostgreSQL, so writers to one workspace queue and
+   * `plan` validates against a settled state), let the service read and validate (`plan`), apply
+   * the planned change, record every change in the log, and tell the subscribers. A `plan` that
+   * throws leaves nothing written.
+   */
+  write<T>(scope: WriteScope, plan: (trx: Transaction<Database>) => Promise<PlannedWrite<T>>): Promise<T>;
+  subscribe(subscriber: ChangeSubscriber): void;
+}
+
+export function createWritePath(db: Kysely<Database>): WritePath {
+  const subscribers: ChangeSubscriber[] = [];
+  return {
+    subscribe(subscriber) {
+      subscribers.push(subscriber);
+    },
+    write(scope, plan) {
+      return db.transaction().execute(async (trx) => {
+        await advanceRevision(trx, scope.workspaceId);
+        const planned = await plan(trx);
+        await planned.apply?.(trx);
+        if (planned.changes.length > 0) {
+          const at = new Date().toISOString();
+          await insertChanges(trx, scope, planned.changes, at);
+          for (const subscriber of subscribers) await subscriber(trx, scope, planned.changes, at);
+        }
+        return planned.result;
+      });
+    },
+  };
+}
