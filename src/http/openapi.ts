@@ -1,8 +1,9 @@
 import type { SwaggerTransform } from '@fastify/swagger';
+import { isCacheableRoute } from './cache/index.js';
 
 /**
- * Contract section 3 statuses that come from the transport rather than a route: every body route
- * can answer 413 (too large) and 415 (not JSON), and every keyed GET 304 (conditional.ts). The
+ * Statuses that come from the transport rather than a route: every body route can answer 413 (too
+ * large) and 415 (not JSON), and every cacheable GET 304 (see src/http/cache/). The
  * routes do not declare them, so they are added to the OpenAPI document here, where clients look.
  */
 const errorRef = { $ref: 'Error' };
@@ -15,7 +16,7 @@ export const documentTransportStatuses: SwaggerTransform = ({ schema, url, route
     response[413] ??= { ...errorRef, description: 'The body is over the size limit' };
     response[415] ??= { ...errorRef, description: 'The body is not JSON' };
   }
-  if (methods.includes('GET') && route.config?.auth === 'v2') {
+  if (methods.includes('GET') && isCacheableRoute(route)) {
     response[304] ??= { type: 'null', description: 'Not modified: If-None-Match matches the current ETag' };
   }
   return { schema: { ...schema, response }, url };

@@ -1,11 +1,18 @@
-/** A cached rendered response: the bytes as sent, and the headers that describe them. */
+import type { Encoding } from './encoding.js';
+
+/** A rendered response as it was sent: the bytes and the headers that describe them. */
 export interface CachedBody {
   body: string | Buffer;
   contentType: string;
-  /** `br` or `gzip` when the bytes are compressed. */
-  encoding: string | null;
+  /** `br` or `gzip` when the bytes are compressed, null for identity. */
+  encoding: Encoding | null;
 }
 
+/**
+ * Rendered bodies, least recently used first out, bounded by the bytes they hold. One entry may
+ * take at most a quarter of the budget, so a single huge export cannot flush everything else.
+ * Entries never go stale: their keys hold the ETag, which changes with every write.
+ */
 export class ResponseCache {
   readonly #entries = new Map<string, CachedBody>();
   #bytes = 0;

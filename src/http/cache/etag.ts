@@ -1,0 +1,57 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Entity tags, as pure functions. A tag is `"<revision>-<digest>"`: the workspace's content
+ * revision (advanced by every write, in the write's own transaction) and a digest of the workspace
+ * id and the normalised request. It depends on nothing held in memory, so every server sharing the
+ * database computes the same tag, and a restart keeps it.
+ */
+
+/** Path plus query parameters in a canonical order; a JSON `filter` is re-serialised canonically. */
+export function normaliseRequest(url: string): string {
+  const [path = '', query = ''] = url.split('?', 2);
+  const params = [...new URLSearchParams(query)].map(([name, value]) => [name, canonicalJson(name, value)] as const);
+  params.sort(([a, av], [b, bv]) => (a === b ? (av < bv ? -1 : 1) : a < b ? -1 : 1));
+  return `${path}?${new URLSearchParams(params as [string, string][]).toString()}`;
+}
+
+function canonicalJson(name: string, value: string): string {
+  if (name !== 'filter') return value;
+  try {
+    return JSON.stringify(sortKeys(JSON.parse(value)));
+  } catch {
+    return value;
+  }
+}
+
+function sortKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(sortKeys);
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((key) => [key, sortKeys((value as Record<string, unknown>)[key])]),
+    );
+  }
+  return value;
+}
+
+/** The strong tag of a request's representation at a content revision. */
+export function etagFor(workspaceId: number, revision: number, url: string): string {
+  const digest = createHash('sha256')
+    .update(`${workspaceId}\n${normaliseRequest(url)}`)
+    .digest('base64url');
+  return `"${revision}-${digest.slice(0, 22)}"`;
+}
+
+/** The tag sent with a compressed body: its bytes differ from the identity form's (nginx does the same). */
+export const weak = (etag: string): string => `W/${etag}`;
+
+/** Whether `If-None-Match` names the tag, compared weakly (a `W/` prefix is ignored), or is `*`. */
+export function matchesIfNoneMatch(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const tag = candidate.trim().replace(/^W\//, '');
+    return tag === '*' || tag === etag;
+  });
+}

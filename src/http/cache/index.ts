@@ -1,0 +1,121 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteHandlerMethod } from 'fastify';
+import fp from 'fastify-plugin';
+import { COMPRESSION_THRESHOLD, compress, negotiateEncoding } from './encoding.js';
+import { etagFor, matchesIfNoneMatch, weak } from './etag.js';
+import { ResponseCache } from './lru.js';
+import { type HttpCacheState, isCacheableRoute } from './state.js';
+
+export type { CacheOutcome, HttpCacheState } from './state.js';
+export { isCacheableRoute } from './state.js';
+
+export interface HttpCacheOptions {
+  /** Memory for rendered bodies (`RESPONSE_CACHE_BYTES`). */
+  maxBytes: number;
+}
+
+const kState = Symbol('httpCacheState');
+type WithState = FastifyRequest & { [kState]: HttpCacheState | null };
+
+/**
+ * Everything HTTP caching does, in one plugin: ETags and `If-None-Match` for cacheable routes (see
+ * `isCacheableRoute`), the bounded cache of rendered bytes, and compression of every response.
+ * Wrapped in fastify-plugin so its hooks reach every route registered after it, whatever the
+ * plugin they belong to.
+ */
+export const httpCache = fp<HttpCacheOptions>(
+  async (app: FastifyInstance, { maxBytes }) => {
+    const cache = new ResponseCache(maxBytes);
+    const cacheKey = (request: FastifyRequest, state: HttpCacheState) =>
+      `${request.principal?.workspaceId}:${state.etag}:${state.encoding ?? 'identity'}`;
+
+    // The state lives in a field every request is built with, and is made on first read.
+    app.decorateRequest(kState as unknown as string, null);
+    app.decorateRequest('httpCache', {
+      getter(this: FastifyRequest): HttpCacheState {
+        const request = this as WithState;
+        request[kState] ??= { etag: null, encoding: null, outcome: 'uncacheable' };
+        return request[kState];
+      },
+    });
+
+    /** Answers from the validator or the kept bytes when it can; true when the reply is sent. */
+    function answerFromCache(request: FastifyRequest, reply: FastifyReply): boolean {
+      const principal = request.principal;
+      if (!principal) return false;
+      const state = request.httpCache;
+      state.etag = etagFor(principal.workspaceId, principal.revision, request.url);
+      state.encoding = negotiateEncoding(request.headers['accept-encoding']);
+      reply.header('etag', state.etag).header('vary', 'Accept-Encoding');
+      if (matchesIfNoneMatch(request.headers['if-none-match'], state.etag)) {
+        state.outcome = 'not-modified';
+        reply.code(304).send();
+        return true;
+      }
+      const cached = cache.get(cacheKey(request, state));
+      if (!cached) {
+        state.outcome = 'miss';
+        return false;
+      }
+      state.outcome = 'hit';
+      if (cached.encoding) reply.header('content-encoding', cached.encoding).header('etag', weak(state.etag));
+      reply.type(cached.contentType).send(cached.body);
+      return true;
+    }
+
+    // The check runs as the first step of the route's own handler, not as a hook: by then every
+    // onRequest, validation and preHandler step has run, whichever plugin added it and in whatever
+    // order. That matters for two of them: authentication gives the workspace and revision the
+    // ETag is made of, and the rate limiter (a preHandler) must count a 304 or a cached answer
+    // like any other request. A request that fails validation never reaches the check.
+    app.addHook('onRoute', (route) => {
+      if (!isCacheableRoute(route)) return;
+      const handler = route.handler;
+      route.handler = function cachedHandler(this: FastifyInstance, request, reply) {
+        if (answerFromCache(request, reply)) return undefined;
+        return handler.call(this, request, reply);
+      } as RouteHandlerMethod;
+    });
+
+    app.addHook('onSend', ((request, reply, payload, done) => {
+      const state = (request as WithState)[kState];
+      if (!state || state.outcome === 'uncacheable') return done(null, compressAsSent(request, reply, payload));
+      if (state.outcome !== 'miss') return done(null, payload); // a 304 or bytes from the cache: final
+      if (reply.statusCode >= 400) {
+        // An error is no representation of the resource: it carries no validator.
+        reply.removeHeader('etag');
+        state.outcome = 'not-stored';
+        return done(null, compressAsSent(request, reply, payload));
+      }
+      if (reply.statusCode !== 200 || !isBytes(payload) || !state.etag) {
+        state.outcome = 'not-stored';
+        return done(null, payload);
+      }
+      const compressed = state.encoding ? compress(payload, state.encoding) : null;
+      if (compressed) {
+        reply.header('content-encoding', state.encoding).header('etag', weak(state.etag));
+        reply.removeHeader('content-length');
+      }
+      const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+      const body = compressed ?? payload;
+      cache.set(cacheKey(request, state), { body, contentType, encoding: compressed ? state.encoding : null });
+      state.outcome = 'stored';
+      done(null, body);
+    }) as onSendHookHandler);
+  },
+  { name: 'copydesk-http-cache', fastify: '5.x' },
+);
+
+const isBytes = (payload: unknown): payload is string | Buffer =>
+  typeof payload === 'string' || Buffer.isBuffer(payload);
+
+/** Any other response (writes, errors, the OpenAPI document) is compressed as it goes out. */
+function compressAsSent(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+  if (reply.hasHeader('content-encoding') || !isBytes(payload) || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD) {
+    return payload;
+  }
+  const encoding = negotiateEncoding(request.headers['accept-encoding']);
+  const compressed = encoding ? compress(payload, encoding) : null;
+  if (!compressed) return payload;
+  reply.header('content-encoding', encoding).header('vary', 'Accept-Encoding').removeHeader('content-length');
+  return compressed;
+}
