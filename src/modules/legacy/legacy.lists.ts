@@ -1,0 +1,59 @@
+import { describeVariable } from '../../formats/legacy/index.js';
+import type { TextSelection } from '../texts/index.js';
+import { LIBRARY_ID, LIBRARY_NAME, type Reach, requireSources } from './legacy.access.js';
+import type { LegacyReadDeps, Reader } from './legacy.read.js';
+
+/** The list endpoints of the v0 and v1 APIs: sources, variants, folders, variables. */
+export function createLegacyLists(deps: LegacyReadDeps, reach: (workspaceId: number) => Promise<Reach>) {
+  const { db } = deps;
+  return {
+    /** GET /project-names, GET /v1/projects: the reachable sources. */
+    async projectList(workspaceId: number) {
+      const { projects, library } = await reach(workspaceId);
+      const list = [...projects.values()]
+        .filter((p) => p.developerMode)
+        .map((p) => ({ id: p.developerId, name: p.name }));
+      return library ? [{ id: LIBRARY_ID, name: LIBRARY_NAME }, ...list] : list;
+    },
+
+    /** GET /variants: every variant, or those with text in the given projects. */
+    async variantList(reader: Reader, projectIds: readonly string[] | null) {
+      const variants = await deps.variants.listVariants(db, reader.workspaceId);
+      let shown = variants;
+      if (projectIds !== null) {
+        const sources = requireSources(await reach(reader.workspaceId), projectIds);
+        const projects = sources.flatMap((s) => (s.kind === 'project' ? [s.project.developerId] : []));
+        const used = new Set<number>();
+        const collect = (selection: TextSelection) => {
+          for (const entity of selection.entities) {
+            for (const value of selection.select(entity)?.variants ?? []) used.add(value.variantId);
+          }
+        };
+        if (projects.length > 0) {
+          collect(
+            await deps.textItems.select(reader.workspaceId, reader.revision, { projects, variants: ['all'] }, 'id'),
+          );
+        }
+        if (sources.some((s) => s.kind === 'library')) {
+          collect(await deps.components.select(reader.workspaceId, reader.revision, { variants: ['all'] }));
+        }
+        shown = variants.filter((v) => used.has(v.id));
+      }
+      return shown.map((v) => ({ apiID: v.developer_id, name: v.name, description: v.description }));
+    },
+
+    /** GET /component-folders. An unreachable library has no folders to show (see docs/legacy-api.md). */
+    async folderMap(workspaceId: number): Promise<Record<string, string>> {
+      const { library } = await reach(workspaceId);
+      if (!library) return {};
+      const tree = await deps.folders.loadFolderTree(db, workspaceId);
+      return Object.fromEntries(tree.folders.map((f) => [f.developerId, f.name]));
+    },
+
+    /** GET /variables: name to description, in creation order. */
+    async variableMap(workspaceId: number) {
+      const variables = await deps.variables.listVariables(db, workspaceId);
+      return Object.fromEntries(variables.map((v) => [v.name, describeVariable(v)]));
+    },
+  };
+}

@@ -1,0 +1,206 @@
+import type { Kysely } from 'kysely';
+import type { Database, VariantRow } from '../../db/schema.js';
+import type { LegacyText } from '../../formats/legacy/index.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import type { WorkspaceService } from '../accounts/workspace.service.js';
+import type { BlocksService } from '../blocks/blocks.service.js';
+import type { ComponentsService } from '../components/components.service.js';
+import { buildDocument } from '../exports/exports.service.js';
+import { type FoldersService, folderNotFound } from '../folders/folders.service.js';
+import type { ProjectsService } from '../projects/projects.service.js';
+import type { StatusesService } from '../statuses/statuses.service.js';
+import type { TextItemsService } from '../text-items/text-items.service.js';
+import { type ParsedFilter, type TextEntity, type TextSelection, variantNotFoundMessage } from '../texts/index.js';
+import type { VariablesService } from '../variables/variables.service.js';
+import type { VariantsService } from '../variants/variants.service.js';
+import {
+  checkStatus,
+  type FetchParams,
+  LIBRARY_ID,
+  LIBRARY_NAME,
+  libraryOff,
+  type Reach,
+  requireSources,
+} from './legacy.access.js';
+import { createLegacyLists } from './legacy.lists.js';
+import { legacySelection, legacyTexts } from './legacy.records.js';
+import { embedded, exportOptions, type LegacyBody, renderBody } from './legacy.render.js';
+
+export interface LegacyReadDeps {
+  db: Kysely<Database>;
+  projects: Pick<ProjectsService, 'listProjectRefs'>;
+  textItems: Pick<TextItemsService, 'select'>;
+  components: Pick<ComponentsService, 'select'>;
+  folders: Pick<FoldersService, 'loadFolderTree'>;
+  blocks: Pick<BlocksService, 'loadBlocks'>;
+  statuses: Pick<StatusesService, 'keys'>;
+  variants: Pick<VariantsService, 'listVariants'>;
+  variables: Pick<VariablesService, 'listVariables'>;
+  workspace: Pick<WorkspaceService, 'get'>;
+}
+
+/** Who reads: the key's workspace and the content revision it was authenticated at (snapshots key on it). */
+export interface Reader {
+  workspaceId: number;
+  revision: number;
+}
+
+/** Which components a components fetch holds. */
+export type ComponentScope =
+  | { kind: 'all' }
+  | { kind: 'root' }
+  | { kind: 'folder'; developerId: string }
+  | { kind: 'project'; developerId: string };
+
+/**
+ * The read side of the v0 and v1 APIs: thin adapters from their parameters to the shared texts
+ * core (the same snapshots as the v2 fetches) and to the exporters, in the legacy bodies.
+ */
+export function createLegacyReader(deps: LegacyReadDeps) {
+  const { db } = deps;
+
+  async function reach(workspaceId: number): Promise<Reach & { baseLanguage: string }> {
+    const [refs, settings] = await Promise.all([
+      deps.projects.listProjectRefs(db, workspaceId),
+      deps.workspace.get(workspaceId),
+    ]);
+    const projects = new Map(refs.filter((r) => r.kind === 'project').map((r) => [r.developerId, r]));
+    return { projects, library: settings.libraryDeveloperMode, baseLanguage: settings.baseLanguage };
+  }
+
+  /** What every text fetch needs besides its selection: the variant, the variables, the locale. */
+  async function fetchContext(reader: Reader, params: FetchParams, baseLanguage: string) {
+    const [variants, variables, statuses] = await Promise.all([
+      deps.variants.listVariants(db, reader.workspaceId),
+      deps.variables.listVariables(db, reader.workspaceId),
+      deps.statuses.keys(db, reader.workspaceId),
+    ]);
+    checkStatus(statuses, params.status);
+    let variant: VariantRow | null = null;
+    if (params.variant !== null) {
+      variant = variants.find((v) => v.developer_id === params.variant) ?? null;
+      if (!variant) throw badRequest(`variant: ${variantNotFoundMessage(params.variant)}`);
+    }
+    const filter: ParsedFilter = { variants: [variant?.developer_id ?? 'base'] };
+    return { variant, variables, locale: variant?.locale_code ?? baseLanguage, filter };
+  }
+
+  type Context = Awaited<ReturnType<typeof fetchContext>>;
+
+  function body(
+    params: FetchParams,
+    context: Context,
+    selection: TextSelection,
+    keep: ((entity: TextEntity) => boolean) | undefined,
+    extra: (entity: TextEntity) => Pick<LegacyText, 'component' | 'block'>,
+    header: { id: string; name: string; library: boolean },
+  ): LegacyBody {
+    const { variant, variables, locale } = context;
+    const legacy = legacySelection(selection, { variantId: variant?.id ?? null, status: params.status, keep });
+    const document = buildDocument(legacy, variant, variables, locale, exportOptions(params.format));
+    return renderBody({
+      format: params.format,
+      texts: legacyTexts(legacy, document, extra),
+      document,
+      richText: params.richText,
+      header: { ...header, exportedAt: new Date().toISOString() },
+    });
+  }
+
+  async function projectBody(
+    reader: Reader,
+    projectRowId: number,
+    header: { id: string; name: string },
+    params: FetchParams,
+    context: Context,
+  ) {
+    const filter: ParsedFilter = { ...context.filter, projects: [header.id] };
+    const [selection, blocks] = await Promise.all([
+      deps.textItems.select(reader.workspaceId, reader.revision, filter, 'project_order'),
+      deps.blocks.loadBlocks(db, reader.workspaceId, [projectRowId]),
+    ]);
+    const keep = params.excludeComponents ? (entity: TextEntity) => entity.row.component_id === null : undefined;
+    const extra = (entity: TextEntity) => ({
+      block: entity.row.block_id === null ? null : (blocks.get(entity.row.block_id)?.name ?? null),
+    });
+    return body(params, context, selection, keep, extra, { ...header, library: false });
+  }
+
+  async function componentsBody(reader: Reader, scope: ComponentScope, params: FetchParams, context: Context) {
+    const tree = await deps.folders.loadFolderTree(db, reader.workspaceId);
+    const filter: ParsedFilter = { ...context.filter };
+    let keep: ((entity: TextEntity) => boolean) | undefined;
+    if (scope.kind === 'folder') {
+      if (!tree.byDeveloperId(scope.developerId)) throw notFound(folderNotFound(scope.developerId));
+      filter.folders = [{ id: scope.developerId, excludeNestedFolders: true }];
+    } else if (scope.kind === 'root') {
+      filter.folders = [{ id: 'root', excludeNestedFolders: true }];
+    } else if (scope.kind === 'project') {
+      const items = await deps.textItems.select(
+        reader.workspaceId,
+        reader.revision,
+        { projects: [scope.developerId] },
+        'id',
+      );
+      const used = new Set(
+        items.entities.flatMap((e) => (items.select(e) && e.row.component_id !== null ? [e.row.component_id] : [])),
+      );
+      keep = (entity) => used.has(entity.row.id);
+    }
+    const selection = await deps.components.select(reader.workspaceId, reader.revision, filter);
+    const extra = (entity: TextEntity) => ({
+      component: { name: entity.row.name ?? '', folder: tree.developerIdOf(entity.row.folder_id) },
+    });
+    return body(params, context, selection, keep, extra, { id: LIBRARY_ID, name: LIBRARY_NAME, library: true });
+  }
+
+  return {
+    ...createLegacyLists(deps, reach),
+
+    /** GET /projects/:id: one project's text (or the library's, under its project-list id). */
+    async projectText(reader: Reader, developerId: string, params: FetchParams): Promise<LegacyBody> {
+      const access = await reach(reader.workspaceId);
+      const [source] = requireSources(access, [developerId]);
+      const context = await fetchContext(reader, params, access.baseLanguage);
+      if (source?.kind !== 'project') return componentsBody(reader, { kind: 'all' }, params, context);
+      const { project } = source;
+      return projectBody(reader, project.id, { id: project.developerId, name: project.name }, params, context);
+    },
+
+    /** GET /projects: several projects' text, every reachable project when none is named. */
+    async projectsText(reader: Reader, params: FetchParams) {
+      const access = await reach(reader.workspaceId);
+      const ids =
+        params.projectIds ?? [...access.projects.values()].filter((p) => p.developerMode).map((p) => p.developerId);
+      const sources = requireSources(access, ids);
+      const context = await fetchContext(reader, params, access.baseLanguage);
+      const projects: Record<string, unknown> = {};
+      for (const [index, source] of sources.entries()) {
+        const result =
+          source.kind === 'library'
+            ? await componentsBody(reader, { kind: 'all' }, params, context)
+            : await projectBody(
+                reader,
+                source.project.id,
+                { id: source.project.developerId, name: source.project.name },
+                params,
+                context,
+              );
+        projects[ids[index] as string] = embedded(result);
+      }
+      return { projects, exported_at: new Date().toISOString() };
+    },
+
+    /** GET /components, /component-folders/:id/components, /projects/:id/components. */
+    async componentsText(reader: Reader, scope: ComponentScope, params: FetchParams): Promise<LegacyBody> {
+      const access = await reach(reader.workspaceId);
+      const [source] = scope.kind === 'project' ? requireSources(access, [scope.developerId]) : [];
+      if (!access.library) throw libraryOff();
+      const context = await fetchContext(reader, params, access.baseLanguage);
+      // The library under its project-list id: all of its components.
+      return componentsBody(reader, source?.kind === 'library' ? { kind: 'all' } : scope, params, context);
+    },
+  };
+}
+
+export type LegacyReader = ReturnType<typeof createLegacyReader>;
