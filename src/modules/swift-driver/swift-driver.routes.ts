@@ -1,0 +1,86 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Kysely } from 'kysely';
+import { Type } from 'typebox';
+import type { Limits } from '../../config.js';
+import type { Database } from '../../db/schema.js';
+import { principalOf } from '../../http/auth.js';
+import { withErrors } from '../../http/schemas.js';
+import type { Services } from '../../services.js';
+import { swiftDriverSchemas } from './swift-driver.schemas.js';
+import { createSwiftDriverService } from './swift-driver.service.js';
+
+export interface SwiftDriverOptions {
+  services: Services;
+  /** The service reads the workspace's variables, projects, folders and statuses through it. */
+  db: Kysely<Database>;
+  limits: Limits;
+}
+
+const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+const SwiftFile = Type.String({
+  description: '`Ditto.swift`: the Swift source of a `Ditto` struct with one accessor per key (docs/swift-driver.md)',
+});
+
+function service({ services, db }: SwiftDriverOptions) {
+  return createSwiftDriverService({
+    db,
+    components: services.components,
+    textItems: services.textItems,
+    variables: services.variables,
+    projects: services.projects,
+    folders: services.folders,
+    statuses: services.statuses,
+  });
+}
+
+/** `POST /cli/swiftDriver`, under `/v2`: what the 5.x command-line client calls for iOS outputs. */
+export const swiftDriverRoutes: FastifyPluginAsyncTypebox<SwiftDriverOptions> = async (app, options) => {
+  const driver = service(options);
+  const { CliDriverBody } = swiftDriverSchemas(options.limits);
+  app.post(
+    '/cli/swiftDriver',
+    {
+      schema: {
+        tags: ['ios'],
+        summary: 'Generate Ditto.swift, the Swift accessors of the exported iOS strings',
+        description:
+          'Components of the listed folders (all when none) and text items of the listed projects (every project when none). See docs/swift-driver.md.',
+        body: CliDriverBody,
+        produces: ['text/plain'],
+        response: withErrors({ 200: SwiftFile }),
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, revision } = principalOf(request);
+      const file = await driver.forCli(workspaceId, revision, request.body);
+      return reply.type(TEXT_PLAIN).send(Buffer.from(file) as never);
+    },
+  );
+};
+
+/** `POST /ios/swift-driver`, under `/v1`: what the 4.x client (and 5.x `pull --legacy`) calls. */
+export const legacySwiftDriverRoutes: FastifyPluginAsyncTypebox<SwiftDriverOptions> = async (app, options) => {
+  const driver = service(options);
+  const { LegacyDriverBody } = swiftDriverSchemas(options.limits);
+  app.post(
+    '/ios/swift-driver',
+    {
+      config: { auth: 'either' },
+      schema: {
+        tags: ['ios'],
+        summary: 'Generate Ditto.swift for the v1 command-line clients (key raw or as `token <KEY>`)',
+        description:
+          'The component library when `components` is given, and the listed projects, which need developer mode on (403 otherwise). See docs/swift-driver.md.',
+        body: LegacyDriverBody,
+        produces: ['text/plain'],
+        response: withErrors({ 200: SwiftFile }, 403),
+      },
+    },
+    async (request, reply) => {
+      const { workspaceId, revision } = principalOf(request);
+      const file = await driver.forLegacy(workspaceId, revision, request.body, options.limits.filterIds);
+      return reply.type(TEXT_PLAIN).send(Buffer.from(file) as never);
+    },
+  );
+};

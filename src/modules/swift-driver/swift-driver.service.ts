@@ -1,0 +1,216 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { badRequest, forbidden } from '../../http/errors.js';
+import type { ComponentsService } from '../components/components.service.js';
+import { type FoldersService, folderNotFound, ROOT_FOLDER_ID } from '../folders/folders.service.js';
+import { type ProjectRef, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
+import type { StatusesService } from '../statuses/statuses.service.js';
+import type { TextItemsService } from '../text-items/text-items.service.js';
+import type { VariablesService } from '../variables/variables.service.js';
+import {
+  dedupeName,
+  legacyFolderPredicate,
+  legacyTableName,
+  localeNotes,
+  parseLegacyComponents,
+  parseLegacyProjects,
+} from './swift-driver.legacy.js';
+import {
+  type DriverTable,
+  driverEntry,
+  indexVariables,
+  type ParsedFilter,
+  type TextEntity,
+  type TextSelection,
+  type VariableIndex,
+} from './swift-driver.model.js';
+import type { CliDriverBody, LegacyDriverBody } from './swift-driver.schemas.js';
+import { renderSwiftDriver } from './swift-source.js';
+
+export interface SwiftDriverDeps {
+  db: Kysely<Database>;
+  components: Pick<ComponentsService, 'select'>;
+  textItems: Pick<TextItemsService, 'select'>;
+  variables: Pick<VariablesService, 'listVariables'>;
+  projects: Pick<ProjectsService, 'listProjectRefs'>;
+  folders: Pick<FoldersService, 'loadFolderTree'>;
+  statuses: Pick<StatusesService, 'keys'>;
+}
+
+/** Both clients name the component library's files `components.strings` / `.stringsdict`. */
+export const COMPONENTS_TABLE = 'components';
+
+/** A project's text items go to the table its files are named after. */
+interface ProjectTable {
+  ref: ProjectRef;
+  table: string;
+}
+
+async function selected(selection: Promise<TextSelection>): Promise<TextEntity[]> {
+  const { entities, select } = await selection;
+  return entities.filter((entity) => select(entity) !== null);
+}
+
+/** The projects a body names, in its order: an unknown id (or a base's) is a 400 naming the element. */
+function namedProjects(refs: readonly ProjectRef[], ids: readonly string[]): ProjectRef[] {
+  const byId = new Map(refs.filter((r) => r.kind === 'project').map((r) => [r.developerId, r]));
+  return ids.map((id, i) => {
+    const project = byId.get(id);
+    if (!project) throw badRequest(`projects[${i}].id: ${projectNotFound(id)}`);
+    return project;
+  });
+}
+
+function componentsTable(components: readonly TextEntity[], index: VariableIndex): DriverTable {
+  return { name: COMPONENTS_TABLE, title: 'Components', entries: components.map((c) => driverEntry(c, index)) };
+}
+
+/** One table per project, in the given order, holding its items in the order given (by developer ID). */
+function projectTables(items: readonly TextEntity[], projects: readonly ProjectTable[], index: VariableIndex) {
+  const byProject = new Map<number, TextEntity[]>();
+  for (const item of items) {
+    const list = byProject.get(item.row.project_id as number);
+    if (list) list.push(item);
+    else byProject.set(item.row.project_id as number, [item]);
+  }
+  return projects.map(
+    ({ ref, table }): DriverTable => ({
+      name: table,
+      title: `Project ${ref.name} (${ref.developerId})`,
+      entries: (byProject.get(ref.id) ?? []).map((item) => driverEntry(item, index)),
+    }),
+  );
+}
+
+const byDeveloperId = (a: ProjectRef, b: ProjectRef) =>
+  a.developerId < b.developerId ? -1 : a.developerId > b.developerId ? 1 : 0;
+
+export function createSwiftDriverService(deps: SwiftDriverDeps) {
+  const { db } = deps;
+  const variables = async (workspaceId: number) => indexVariables(await deps.variables.listVariables(db, workspaceId));
+
+  /**
+   * POST /v2/cli/swiftDriver: the components of the listed folders (all without a list) and the
+   * text items of the listed projects (every project without a list), narrowed by the fetch
+   * filters' statuses, tags and integrated flag. A project's table is its developer ID, the name
+   * 5.x gives its files.
+   */
+  async function forCli(workspaceId: number, revision: number, body: CliDriverBody): Promise<string> {
+    const [refs, tree, statuses, index] = await Promise.all([
+      deps.projects.listProjectRefs(db, workspaceId),
+      deps.folders.loadFolderTree(db, workspaceId),
+      deps.statuses.keys(db, workspaceId),
+      variables(workspaceId),
+    ]);
+    const folders = (body.components?.folders ?? []).map((folder, i) => {
+      if (folder.id !== ROOT_FOLDER_ID && !tree.byDeveloperId(folder.id)) {
+        throw badRequest(`components.folders[${i}].id: ${folderNotFound(folder.id)}`);
+      }
+      return { id: folder.id, excludeNestedFolders: folder.excludeNestedFolders ?? false };
+    });
+    body.statuses?.forEach((status, i) => {
+      if (!statuses.has(status)) throw badRequest(`statuses[${i}]: '${status}' is not a status of the workspace`);
+    });
+    const listed = [
+      ...new Set(
+        namedProjects(
+          refs,
+          (body.projects ?? []).map((p) => p.id),
+        ),
+      ),
+    ];
+    const projects = listed.length > 0 ? listed : refs.filter((r) => r.kind === 'project').sort(byDeveloperId);
+
+    const filter: ParsedFilter = {};
+    if (body.statuses?.length) filter.statuses = body.statuses;
+    if (body.tags?.values.length) filter.tags = { values: body.tags.values, operator: body.tags.operator ?? 'OR' };
+    if (body.integrated !== undefined) filter.integrated = body.integrated;
+    const [components, items] = await Promise.all([
+      selected(deps.components.select(workspaceId, revision, folders.length > 0 ? { ...filter, folders } : filter)),
+      projects.length === 0
+        ? []
+        : selected(
+            deps.textItems.select(
+              workspaceId,
+              revision,
+              { ...filter, projects: projects.map((p) => p.developerId) },
+              'id',
+            ),
+          ),
+    ]);
+    const tables = projects.map((ref) => ({ ref, table: ref.developerId }));
+    return renderSwiftDriver({
+      tables: [componentsTable(components, index), ...projectTables(items, tables, index)],
+      notes: [],
+    });
+  }
+
+  /**
+   * POST /v1/ios/swift-driver: the sources of a 4.x config. Its projects must have developer mode
+   * on, as every v1 read requires; their tables are named from the file names the client sends.
+   */
+  async function forLegacy(workspaceId: number, revision: number, body: LegacyDriverBody, maxIds: number) {
+    const wanted = parseLegacyProjects(body.projects ?? []);
+    const components = parseLegacyComponents(body.components, maxIds);
+    const [refs, tree, index] = await Promise.all([
+      deps.projects.listProjectRefs(db, workspaceId),
+      deps.folders.loadFolderTree(db, workspaceId),
+      variables(workspaceId),
+    ]);
+    const named = namedProjects(
+      refs,
+      wanted.map((p) => p.id),
+    );
+    named.forEach((ref, i) => {
+      if (!ref.developerMode)
+        throw forbidden(`projects[${i}].id: developer mode is off for project ${ref.developerId}`);
+    });
+    const folderRowIds = components?.folders?.map((id, i) => {
+      if (id === null) return null;
+      const folder = tree.byDeveloperId(id);
+      if (!folder) throw badRequest(`components.folders[${i}].id: ${folderNotFound(id)}`);
+      return folder.id;
+    });
+    const inFolder = components && legacyFolderPredicate(components.root, folderRowIds ?? null);
+
+    // The client names each project's files once, in config order, deduplicating repeated names.
+    const taken = new Set<string>();
+    const projects = [...new Map(named.map((ref, i) => [ref.id, { ref, wanted: wanted[i]! }])).values()].map(
+      ({ ref, wanted: { fileName, excludeComponents } }) => {
+        if (fileName !== null) taken.add(fileName);
+        const name = fileName ?? dedupeName(ref.name, taken);
+        return { ref, table: legacyTableName(name), excludeComponents };
+      },
+    );
+    const [library, items] = await Promise.all([
+      inFolder ? selected(deps.components.select(workspaceId, revision, {})) : [],
+      projects.length === 0
+        ? []
+        : selected(
+            deps.textItems.select(workspaceId, revision, { projects: projects.map((p) => p.ref.developerId) }, 'id'),
+          ),
+    ]);
+    const withoutInstances = new Set(projects.filter((p) => p.excludeComponents).map((p) => p.ref.id));
+    const kept = items.filter(
+      (item) => item.row.component_id === null || !withoutInstances.has(item.row.project_id as number),
+    );
+    return renderSwiftDriver({
+      tables: [
+        ...(inFolder
+          ? [
+              componentsTable(
+                library.filter((c) => inFolder(c.row.folder_id)),
+                index,
+              ),
+            ]
+          : []),
+        ...projectTables(kept, projects, index),
+      ],
+      notes: localeNotes(body.localeByVariantId),
+    });
+  }
+
+  return { forCli, forLegacy };
+}
+
+export type SwiftDriverService = ReturnType<typeof createSwiftDriverService>;
