@@ -8,32 +8,36 @@ import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerAuth } from './http/auth.js';
-import { registerCompression } from './http/compression.js';
-import { registerConditionalGets } from './http/conditional.js';
+import { httpCache } from './http/cache/index.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { codeForStatus } from './http/errors.js';
 import { documentTransportStatuses } from './http/openapi.js';
-import { ResponseCache } from './http/response-cache.js';
 import { ErrorResponse } from './http/schemas.js';
 import { validatorCompiler } from './http/validation.js';
+import { workspaceRoutes } from './modules/accounts/workspace.routes.js';
 import { blocksRoutes } from './modules/blocks/blocks.routes.js';
+import { historyRoutes } from './modules/changes/history.routes.js';
 import { componentsRoutes } from './modules/components/components.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { foldersRoutes } from './modules/folders/folders.routes.js';
+import { legacyRoutes } from './modules/legacy/legacy.routes.js';
 import { basesRoutes } from './modules/projects/bases.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { statusesRoutes } from './modules/statuses/statuses.routes.js';
 import { styleguideEntriesRoutes } from './modules/styleguides/entries.routes.js';
 import { styleguidesRoutes } from './modules/styleguides/styleguides.routes.js';
+import { legacySwiftDriverRoutes, swiftDriverRoutes } from './modules/swift-driver/swift-driver.routes.js';
 import { textItemsRoutes } from './modules/text-items/text-items.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { variablesRoutes } from './modules/variables/variables.routes.js';
 import { variantsRoutes } from './modules/variants/variants.routes.js';
-import { createServices, type Services } from './services.js';
+import type { Services } from './services.js';
 
 export interface AppDeps {
   config: Config;
   database: DatabaseHandle;
+  /** Built once by the caller (`servicesFor`), so background jobs and the app share them. */
+  services: Services;
   /** `false` for silence, or pino options / a logger instance. */
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
 }
@@ -42,8 +46,7 @@ export const API_VERSION = '1.0.0';
 
 /** Builds the Fastify application. It never listens: `server.ts` does, tests use `inject()`. */
 export async function buildApp(deps: AppDeps) {
-  const { config, database } = deps;
-  const services: Services = createServices(database.db, { changeToken: database.changeToken });
+  const { config, database, services } = deps;
   const loggerOption =
     deps.logger === undefined ? { level: config.logLevel, redact: ['req.headers.authorization'] } : deps.logger;
 
@@ -63,6 +66,14 @@ export async function buildApp(deps: AppDeps) {
     },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
+
+  // Every route under /v2 takes an API key (the raw `Authorization` value) unless it is listed
+  // here. This is the one place that decides it; it runs before any plugin looks at a route.
+  const PUBLIC_UNDER_V2 = new Set(['/v2/openapi.json']);
+  app.addHook('onRoute', (route) => {
+    if (!route.url.startsWith('/v2/') || PUBLIC_UNDER_V2.has(route.url)) return;
+    route.config = { ...route.config, auth: route.config?.auth ?? 'v2' };
+  });
 
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorResponse);
@@ -111,8 +122,9 @@ export async function buildApp(deps: AppDeps) {
     });
   }
 
-  registerConditionalGets(app, new ResponseCache(config.responseCacheBytes));
-  registerCompression(app);
+  // ETags, 304s, the response cache and compression. Its hooks reach the routes registered after
+  // this line; where it stands relative to auth and the rate limiter does not matter.
+  await app.register(httpCache, { maxBytes: config.responseCacheBytes });
 
   const Health = Type.Object({ status: Type.String() });
   app.get('/healthz', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
@@ -128,7 +140,8 @@ export async function buildApp(deps: AppDeps) {
   app.get(
     '/token-check',
     {
-      config: { auth: 'either' },
+      // Its answer is about the key, not the workspace's content: nothing to cache.
+      config: { auth: 'either', cache: false },
       schema: {
         tags: ['auth'],
         summary: 'Check an API key (raw or `token <KEY>`)',
@@ -141,22 +154,30 @@ export async function buildApp(deps: AppDeps) {
 
   await app.register(
     async (v2) => {
-      await v2.register(statusesRoutes, { services });
-      await v2.register(styleguidesRoutes, { services, limits: config.limits });
-      await v2.register(styleguideEntriesRoutes, { services });
-      await v2.register(foldersRoutes, { services });
+      await v2.register(statusesRoutes, { statuses: services.statuses });
+      await v2.register(styleguidesRoutes, { styleguides: services.styleguides, limits: config.limits });
+      await v2.register(styleguideEntriesRoutes, { styleguides: services.styleguides, limits: config.limits });
+      await v2.register(foldersRoutes, { folders: services.folders, limits: config.limits });
       await v2.register(componentsRoutes, { services, limits: config.limits });
       await v2.register(usersRoutes, { services });
-      await v2.register(variantsRoutes, { services });
+      await v2.register(variantsRoutes, { variants: services.variants, limits: config.limits });
       await v2.register(variablesRoutes, { services });
-      await v2.register(projectsRoutes, { services });
-      await v2.register(basesRoutes, { services });
-      await v2.register(blocksRoutes, { services });
+      await v2.register(projectsRoutes, { projects: services.projects, limits: config.limits });
+      await v2.register(basesRoutes, { projects: services.projects, limits: config.limits });
+      await v2.register(blocksRoutes, { blocks: services.blocks, limits: config.limits });
       await v2.register(textItemsRoutes, { services, limits: config.limits });
       await v2.register(exportsRoutes, { services, limits: config.limits });
+      await v2.register(swiftDriverRoutes, { services, db: database.db, limits: config.limits });
+      await v2.register(historyRoutes, { history: services.history });
+      await v2.register(workspaceRoutes, { workspace: services.workspace });
     },
     { prefix: '/v2' },
   );
+  // Its own plugin under /v1, beside the v1 API's, so the two register independently.
+  await app.register(legacySwiftDriverRoutes, { prefix: '/v1', services, db: database.db, limits: config.limits });
+  // The deprecated APIs that existing clients still call: v0 at the host root, v1 under /v1.
+  await app.register(legacyRoutes, { version: 'v0', services, limits: config.limits });
+  await app.register(legacyRoutes, { version: 'v1', services, limits: config.limits, prefix: '/v1' });
 
   return app;
 }

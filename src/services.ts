@@ -1,29 +1,92 @@
 import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { DatabaseHandle } from './db/database.js';
 import type { Database } from './db/schema.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { createWorkspaceService } from './modules/accounts/workspace.service.js';
 import { createBlocksService } from './modules/blocks/blocks.service.js';
+import { createHistoryService, createWritePath } from './modules/changes/index.js';
 import { createComponentsService } from './modules/components/components.service.js';
 import { createExportsService } from './modules/exports/exports.service.js';
 import { createFoldersService } from './modules/folders/folders.service.js';
+import { createLegacyReader } from './modules/legacy/legacy.read.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
 import { createStyleguidesService } from './modules/styleguides/styleguides.service.js';
 import { createTextItemsService } from './modules/text-items/text-items.service.js';
+import { createTextCascades, type FieldLookupsLoader, textPositions } from './modules/texts/index.js';
 import { createVariablesService } from './modules/variables/variables.service.js';
 import { createVariantsService } from './modules/variants/variants.service.js';
 
 /** Every domain service, wired in one place. Each takes only what it needs. */
-export function createServices(db: Kysely<Database>, options: { changeToken?: () => string | null } = {}) {
-  const statuses = createStatusesService({ db });
-  const accounts = createAccountsService({ db, statuses, changeToken: options.changeToken });
-  const variants = createVariantsService({ db });
-  const folders = createFoldersService({ db });
-  const variables = createVariablesService({ db });
-  const projects = createProjectsService({ db });
-  const blocks = createBlocksService({ db });
-  const components = createComponentsService({ db, statuses, accounts, variants, variables, folders });
+export function createServices(
+  db: Kysely<Database>,
+  options: { changeToken?: () => string | null; historyRetentionDays?: number } = {},
+) {
+  const writes = createWritePath(db);
+  const history = createHistoryService({ db, retentionDays: options.historyRetentionDays ?? 365 });
+  // What the change log needs to name the rows a text refers to, from the modules that own them.
+  // Called only once every service below exists.
+  const fieldLookups: FieldLookupsLoader = async (executor, workspaceId) => {
+    const [variantRows, variableRows, users, folderIds, blockRefs, containers] = await Promise.all([
+      variants.listVariants(executor, workspaceId),
+      variables.listVariables(executor, workspaceId),
+      accounts.userEmails(executor, workspaceId),
+      folders.folderDeveloperIds(executor, workspaceId),
+      blocks.loadBlocks(executor, workspaceId),
+      projects.projectDeveloperIds(executor, workspaceId),
+    ]);
+    return {
+      variants: new Map(variantRows.map((v) => [v.id, v.developer_id])),
+      variables: new Map(variableRows.map((v) => [v.id, v.name])),
+      users,
+      folders: folderIds,
+      blocks: new Map([...blockRefs].map(([id, block]) => [id, block.developerId])),
+      containers,
+    };
+  };
+  const textCascades = createTextCascades(fieldLookups);
+  const statuses = createStatusesService({ db, writes, textStatuses: textCascades });
+  const accounts = createAccountsService({
+    db,
+    writes,
+    statuses,
+    // The style guides service is built further down (it reads through components and text items).
+    styleguides: { seedWorkspace: (executor, workspaceId) => styleguides.seedWorkspace(executor, workspaceId) },
+    changeToken: options.changeToken,
+  });
+  const variants = createVariantsService({
+    db,
+    writes,
+    variantValues: textCascades,
+    styleguideScopes: {
+      clearVariantScopes: (trx, workspaceId, variantIds) =>
+        styleguides.clearVariantScopes(trx, workspaceId, variantIds),
+    },
+  });
+  const folders = createFoldersService({ db, writes, components: textCascades });
+  const variables = createVariablesService({ db, writes, variableUsage: textCascades.variableUsage });
+  const blocks = createBlocksService({
+    db,
+    writes,
+    itemPositions: textPositions,
+    detachFromBlocks: textCascades.detachFromBlocks,
+  });
+  const projects = createProjectsService({ db, writes, textCascades, deleteBlocksOf: blocks.deleteBlocksOf });
+  const components = createComponentsService({
+    db,
+    writes,
+    texts: textCascades,
+    statuses,
+    accounts,
+    variants,
+    variables,
+    folders,
+  });
   const textItems = createTextItemsService({
     db,
+    writes,
+    texts: textCascades,
     statuses,
     accounts,
     variants,
@@ -32,9 +95,26 @@ export function createServices(db: Kysely<Database>, options: { changeToken?: ()
     projects,
     blocks,
   });
-  const exports = createExportsService({ db, textItems, components, variants, variables });
-  const styleguides = createStyleguidesService({ db, variants, components, textItems });
+  const exports = createExportsService({ db, accounts, textItems, components, variants, variables });
+  const styleguides = createStyleguidesService({ db, writes, variants, components, textItems });
+  const workspace = createWorkspaceService({ db, writes });
+  const legacy = createLegacyReader({
+    db,
+    projects,
+    textItems,
+    components,
+    folders,
+    blocks,
+    statuses,
+    variants,
+    variables,
+    workspace,
+  });
+
   return {
+    writes,
+    textCascades,
+    history,
     accounts,
     blocks,
     components,
@@ -46,7 +126,17 @@ export function createServices(db: Kysely<Database>, options: { changeToken?: ()
     textItems,
     variables,
     variants,
+    workspace,
+    legacy,
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
+
+/** The services of a server process: built once, shared by the app, the CLI and background jobs. */
+export function servicesFor(config: Config, database: DatabaseHandle): Services {
+  return createServices(database.db, {
+    changeToken: database.changeToken,
+    historyRetentionDays: config.historyRetentionDays,
+  });
+}

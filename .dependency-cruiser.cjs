@@ -1,0 +1,58 @@
+/**
+ * Module boundaries, checked in CI (`npm run check:boundaries`). Each folder under src/modules/ owns
+ * its tables and its internals; another module reaches it only through its public face: its
+ * `index.ts`, its `*.service.ts` (the factory and the functions it exports) or its `*.types.ts`.
+ * Repositories, routes, schemas and helpers of a module are its own business.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'module-internals',
+      comment:
+        "A module imports another module only through its index.ts, *.service.ts or *.types.ts: never its repository, routes or helpers.",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: ['^src/modules/$1/', '^src/modules/[^/]+/(index|[^/]+\\.service|[^/]+\\.types)\\.ts$'],
+      },
+    },
+    {
+      name: 'shared-code-stays-below-modules',
+      comment: 'db/, formats/, richtext/, shared/ and text/ are used by modules and never use them.',
+      severity: 'error',
+      from: { path: '^src/(db|formats|richtext|shared|text)/' },
+      to: { path: '^src/modules/' },
+    },
+    {
+      name: 'http-only-types-from-modules',
+      comment: 'The HTTP layer may name module types (Principal, WriteScope) but not call into modules.',
+      severity: 'error',
+      from: { path: '^src/http/' },
+      to: { path: '^src/modules/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'formats-are-pure',
+      comment: 'Exporters are pure functions of their input: no database, no HTTP.',
+      severity: 'error',
+      from: { path: '^src/formats/' },
+      to: {
+        path: '^src/(db|http|modules)/|^node_modules/(kysely|pg|better-sqlite3|fastify)',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'no-circular',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkspace, setupApp } from '../helpers/app.js';
+
+/**
+ * One security check over every route of the OpenAPI document: no key and a revoked key are 401s,
+ * and another workspace's key neither sees nor changes anything of this workspace.
+ */
+const ctx = await setupApp();
+const owner = await createWorkspace(ctx, 'Owner');
+const stranger = await createWorkspace(ctx, 'Stranger');
+const SECRET = 'TOPSECRET-owner-text';
+
+async function seed(): Promise<void> {
+  const { api } = owner;
+  const calls = [
+    api.post('variants', { variants: [{ name: 'Secret variant', developerId: 'secretvariant', localeCode: 'fr' }] }),
+    api.post('variables', { variables: [{ name: 'secretvar', type: 'string', data: { example: SECRET } }] }),
+    api.post('componentFolders', { folders: [{ name: 'Secret folder', developerId: 'secretfolder' }] }),
+  ];
+  for (const call of calls) expect((await call).status).toBe(201);
+  const writes = [
+    api.post('components', {
+      components: [{ developerId: 'secretcomponent', name: 'Secret', text: SECRET, folderId: 'secretfolder' }],
+    }),
+    api.post('projects', { projects: [{ name: 'Secret project', developerId: 'secretproject', developerMode: true }] }),
+  ];
+  for (const call of writes) expect((await call).status).toBe(201);
+  const items = await api.post('textItems', {
+    projectId: 'secretproject',
+    textItems: [{ developerId: 'secretitem', text: SECRET, variants: [{ variantId: 'secretvariant', text: SECRET }] }],
+  });
+  expect(items.status).toBe(201);
+}
+
+interface Operation {
+  method: string;
+  path: string;
+  hasBody: boolean;
+}
+
+/** Every documented operation that takes a key, with path parameters filled with the owner's ids. */
+async function operations(): Promise<Operation[]> {
+  const document = (await ctx.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
+  const out: Operation[] = [];
+  for (const [path, item] of Object.entries<Record<string, { requestBody?: unknown; security?: unknown[] }>>(
+    document.paths,
+  )) {
+    for (const [method, operation] of Object.entries(item)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      if (Array.isArray(operation.security) && operation.security.length === 0) continue;
+      out.push({
+        method: method.toUpperCase(),
+        path: path.replace(/\{[^}]+\}/g, (name) => (name.includes('folder') ? 'secretfolder' : 'secretproject')),
+        hasBody: operation.requestBody !== undefined,
+      });
+    }
+  }
+  return out;
+}
+
+/** A body that names the owner's records in the shapes the batch endpoints take. */
+const hostileBody = {
+  developerIds: ['secretcomponent', 'secretitem', 'secretvariant', 'secretvar', 'secretfolder', 'secretproject'],
+  updates: [{ developerId: 'secretcomponent', text: 'taken over' }],
+  projectId: 'secretproject',
+  textItemId: 'secretitem',
+};
+
+const send = (op: Operation, authorization: string | undefined, body?: object) =>
+  ctx.app.inject({
+    method: op.method as 'GET',
+    url: op.path,
+    headers: authorization === undefined ? {} : { authorization },
+    ...(op.hasBody ? { payload: body ?? {} } : {}),
+  });
+
+await seed();
+const all = await operations();
+
+describe('every route that takes a key', () => {
+  it('covers the API', () => {
+    // The v2 resources, the v0/v1 paths and the Swift driver are all in the document.
+    expect(all.length).toBeGreaterThan(60);
+    expect(all.map((o) => o.path)).toEqual(expect.arrayContaining(['/v2/components', '/projects/secretproject']));
+  });
+
+  it('answers 401 without a key', async () => {
+    for (const op of all) {
+      const res = await send(op, undefined);
+      expect(res.statusCode, `${op.method} ${op.path}`).toBe(401);
+    }
+  });
+
+  it('answers 401 for a revoked key, raw or as `token <KEY>`', async () => {
+    const { id, key } = await ctx.services.accounts.createKey({ workspaceId: owner.id, email: owner.email });
+    await ctx.services.accounts.revokeKey(id);
+    for (const op of all) {
+      const res = await send(op, op.path.startsWith('/v2/') ? key : `token ${key}`);
+      expect(res.statusCode, `${op.method} ${op.path}`).toBe(401);
+    }
+  });
+
+  it("never shows or changes another workspace's records to a stranger's key", async () => {
+    const before = (await owner.api.get('history?limit=1000')).body;
+    const snapshot = async () =>
+      Promise.all(
+        [
+          'components?filter=%7B%22variants%22%3A%5B%7B%22id%22%3A%22all%22%7D%5D%7D',
+          'textItems',
+          'variants',
+          'variables',
+          'projects',
+          'componentFolders',
+        ].map(async (path) => (await owner.api.get(path)).body),
+      );
+    const state = await snapshot();
+    for (const op of all) {
+      const authorization = op.path.startsWith('/v2/') ? stranger.key : `token ${stranger.key}`;
+      const res = await send(op, authorization, hostileBody);
+      expect(res.statusCode, `${op.method} ${op.path}`).not.toBe(401);
+      expect(res.statusCode, `${op.method} ${op.path}: ${res.body}`).toBeLessThan(500);
+      expect(res.body, `${op.method} ${op.path}`).not.toContain(SECRET);
+      expect(res.body, `${op.method} ${op.path}`).not.toContain('secretcomponent');
+    }
+    expect((await owner.api.get('history?limit=1000')).body).toEqual(before);
+    expect(await snapshot()).toEqual(state);
+  });
+});
