@@ -3,12 +3,12 @@ import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { principalOf, scopeOf } from '../../http/auth.js';
 import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
 import { ComponentRecord, componentSchemas, ListQuery, PublishBody } from './components.schemas.js';
+import type { ComponentsService } from './components.service.js';
 
-export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; limits: Limits }> = async (
+export const componentsRoutes: FastifyPluginAsyncTypebox<{ components: ComponentsService; limits: Limits }> = async (
   app,
-  { services, limits },
+  { components, limits },
 ) => {
   const { CreateBody, UpdateBody } = componentSchemas(limits);
 
@@ -26,7 +26,7 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
     },
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
-      const body = await services.components.list(workspaceId, revision, request.query, limits.filterIds);
+      const body = await components.list(workspaceId, revision, request.query, limits.filterIds);
       // Already serialised: the response schema documents the shape, JSON.stringify writes it faster.
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
@@ -45,7 +45,7 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
       },
     },
     async (request, reply) => {
-      const developerIds = await services.components.create(scopeOf(request), request.body);
+      const developerIds = await components.create(scopeOf(request), request.body);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -63,7 +63,7 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
       },
     },
     async (request) => {
-      await services.components.update(scopeOf(request), request.body);
+      await components.update(scopeOf(request), request.body);
       return { success: true as const };
     },
   );
@@ -80,7 +80,7 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
       },
     },
     async (request) => {
-      await services.components.remove(scopeOf(request), request.body.developerIds);
+      await components.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
     },
   );
@@ -98,7 +98,7 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ services: Services; l
       },
     },
     async (request, reply) => {
-      const developerId = await services.components.publish(scopeOf(request), request.body);
+      const developerId = await components.publish(scopeOf(request), request.body);
       return reply.status(201).send({ developerId });
     },
   );

@@ -4,9 +4,8 @@ import type { Limits } from '../../config.js';
 import { FORMATS } from '../../formats/types.js';
 import { principalOf } from '../../http/auth.js';
 import { withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
 import { RichTextQuery } from '../texts/index.js';
-import type { ExportKind } from './exports.service.js';
+import type { ExportKind, ExportsService } from './exports.service.js';
 
 const VARIANT =
   'Developer ID of the variant to export (`base` or none: base text). The file holds the texts that have a value of it, unless `fallback=base`';
@@ -65,9 +64,9 @@ const File = Type.Unknown({
     'The file: a JSON object (json_icu, json_i18next, json_vue_i18n, arb), `.strings` text (ios-strings) or XML (ios-stringsdict, android)',
 });
 
-export const exportsRoutes: FastifyPluginAsyncTypebox<{ services: Services; limits: Limits }> = async (
+export const exportsRoutes: FastifyPluginAsyncTypebox<{ exports: ExportsService; limits: Limits }> = async (
   app,
-  { services, limits },
+  { exports, limits },
 ) => {
   const route = (kind: ExportKind, querystring: typeof TextItemsExportQuery | typeof ComponentsExportQuery) =>
     app.get(
@@ -84,8 +83,8 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<{ services: Services; limi
       },
       async (request, reply) => {
         const { workspaceId, revision } = principalOf(request);
-        const query = request.query as Parameters<typeof services.exports.exportTexts>[3];
-        const file = await services.exports.exportTexts(kind, workspaceId, revision, query, limits.filterIds);
+        const query = request.query as Parameters<typeof exports.exportTexts>[3];
+        const file = await exports.exportTexts(kind, workspaceId, revision, query, limits.filterIds);
         // Bytes, so the response cache keeps them as they are sent.
         return reply.type(file.contentType).send(Buffer.from(file.body) as never);
       },

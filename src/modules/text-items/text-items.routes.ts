@@ -3,8 +3,8 @@ import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { principalOf, scopeOf } from '../../http/auth.js';
 import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
 import { ListQuery, TextItemRecord, textItemSchemas } from './text-items.schemas.js';
+import type { TextItemsService } from './text-items.service.js';
 
 /** RFC 9745 `Deprecation` (the boolean form of the draft clients know) and where to go instead. */
 const DEPRECATION_HEADERS = {
@@ -12,9 +12,9 @@ const DEPRECATION_HEADERS = {
   link: '</docs#/textItems/patchTextItems>; rel="deprecation"; type="text/html", </v2/textItems>; rel="successor-version"',
 };
 
-export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; limits: Limits }> = async (
+export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsService; limits: Limits }> = async (
   app,
-  { services, limits },
+  { textItems, limits },
 ) => {
   const { CreateBody, UpdateBody, PutBody } = textItemSchemas(limits);
 
@@ -32,7 +32,7 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
     },
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
-      const body = await services.textItems.list(workspaceId, revision, request.query, limits.filterIds);
+      const body = await textItems.list(workspaceId, revision, request.query, limits.filterIds);
       // Already serialised: the response schema documents the shape, the bytes are written directly.
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
@@ -51,7 +51,7 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
       },
     },
     async (request, reply) => {
-      const developerIds = await services.textItems.create(scopeOf(request), request.body);
+      const developerIds = await textItems.create(scopeOf(request), request.body);
       return reply.status(201).send({ developerIds });
     },
   );
@@ -70,7 +70,7 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
       },
     },
     async (request) => {
-      await services.textItems.update(scopeOf(request), request.body);
+      await textItems.update(scopeOf(request), request.body);
       return { success: true as const };
     },
   );
@@ -92,7 +92,7 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
       },
     },
     async (request) => {
-      await services.textItems.put(scopeOf(request), request.body);
+      await textItems.put(scopeOf(request), request.body);
       return { success: true as const };
     },
   );
@@ -109,7 +109,7 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ services: Services; li
       },
     },
     async (request) => {
-      await services.textItems.remove(scopeOf(request), request.body.developerIds);
+      await textItems.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
     },
   );

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { workspaceOf } from '../../http/auth.js';
 import { withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
 
 const User = Type.Object({ email: Type.String(), name: Type.String() });
 
-export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const usersRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsService }> = async (app, { accounts }) => {
   app.get(
     '/users',
     {
@@ -16,6 +16,6 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = as
         response: withErrors({ 200: Type.Array(User) }),
       },
     },
-    (request) => services.accounts.listUsers(workspaceOf(request)),
+    (request) => accounts.listUsers(workspaceOf(request)),
   );
 };

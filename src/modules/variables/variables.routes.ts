@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { Success, withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
 import { VARIABLE_NAME_MAX, VARIABLE_TYPES } from './variable-data.js';
+import type { VariablesService } from './variables.service.js';
 
 const NAME_RULE = `matches ^[A-Za-z_][A-Za-z0-9_]*$, at most ${VARIABLE_NAME_MAX} characters`;
 
@@ -69,7 +69,10 @@ const DeleteBody = Type.Object(
   { additionalProperties: false },
 );
 
-export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> = async (app, { services }) => {
+export const variablesRoutes: FastifyPluginAsyncTypebox<{ variables: VariablesService }> = async (
+  app,
+  { variables },
+) => {
   app.get(
     '/variables',
     {
@@ -79,7 +82,7 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
         response: withErrors({ 200: Type.Array(Variable) }),
       },
     },
-    (request) => services.variables.list(workspaceOf(request)),
+    (request) => variables.list(workspaceOf(request)),
   );
 
   app.post(
@@ -94,7 +97,7 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request, reply) => {
-      const names = await services.variables.create(scopeOf(request), request.body.variables);
+      const names = await variables.create(scopeOf(request), request.body.variables);
       return reply.status(201).send({ names });
     },
   );
@@ -111,7 +114,7 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request) => {
-      await services.variables.update(scopeOf(request), request.body.updates);
+      await variables.update(scopeOf(request), request.body.updates);
       return { success: true as const };
     },
   );
@@ -128,7 +131,7 @@ export const variablesRoutes: FastifyPluginAsyncTypebox<{ services: Services }> 
       },
     },
     async (request) => {
-      await services.variables.remove(scopeOf(request), request.body.developerIds);
+      await variables.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
     },
   );

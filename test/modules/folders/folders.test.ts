@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { now } from '../../src/db/transaction.js';
-import { slugify, uniqueDeveloperId } from '../../src/shared/developer-id.js';
-import { apiClient, createWorkspace, setupApp, type Workspace } from '../helpers/app.js';
+import { now } from '../../../src/db/transaction.js';
+import { slugify, uniqueDeveloperId } from '../../../src/shared/developer-id.js';
+import { apiClient, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 
 const ctx = await setupApp();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkspace, setupApp } from '../helpers/app.js';
+import { createWorkspace, setupApp } from '../../helpers/app.js';
 
 const ctx = await setupApp();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apiClient, createWorkspace, setupApp, type Workspace } from '../helpers/app.js';
+import { apiClient, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 
 const ctx = await setupApp();
 
