@@ -56,18 +56,11 @@ const FILTER_KEYS: Record<ExportKind, readonly FilterKey[]> = {
   components: ['folders', 'statuses', 'tags', 'assignee', 'integrated'],
 };
 
-const NOT_KNOWN_VARIANTS = 'filter.variants is not a known field';
-
 /** A `variants` key is a likely mistake (the fetches take one): the answer points to `variantId`. */
+const UNKNOWN_KEY_HINTS = { variants: 'of exports: give the variant as the variantId parameter' };
+
 function parseExportFilter(kind: ExportKind, raw: string | undefined, maxFilterIds: number): ParsedFilter {
-  try {
-    return parseFilter(raw, FILTER_KEYS[kind], maxFilterIds);
-  } catch (error) {
-    if (error instanceof Error && error.message === NOT_KNOWN_VARIANTS) {
-      throw badRequest(`${NOT_KNOWN_VARIANTS} of exports: give the variant as the variantId parameter`);
-    }
-    throw error;
-  }
+  return parseFilter(raw, FILTER_KEYS[kind], maxFilterIds, UNKNOWN_KEY_HINTS);
 }
 
 /** The exported variant's developer ID, or null for base text (`base` names it too). */

@@ -60,7 +60,16 @@ function validatorFor(allowed: readonly FilterKey[], maxIds: number): Check {
 const ids = (list: { id: string }[] | undefined) => (list && list.length > 0 ? list.map((item) => item.id) : undefined);
 const nonEmpty = <T>(list: T[] | undefined) => (list && list.length > 0 ? list : undefined);
 
-export function parseFilter(raw: string | undefined, allowed: readonly FilterKey[], maxIds: number): ParsedFilter {
+/**
+ * `hints` adds a word to the 400 of an unknown top-level key the caller expects people to try
+ * (`filter.variants is not a known field of exports: ...`).
+ */
+export function parseFilter(
+  raw: string | undefined,
+  allowed: readonly FilterKey[],
+  maxIds: number,
+  hints: Partial<Record<FilterKey, string>> = {},
+): ParsedFilter {
   if (raw === undefined || raw.trim() === '') return {};
   let json: unknown;
   try {
@@ -70,7 +79,12 @@ export function parseFilter(raw: string | undefined, allowed: readonly FilterKey
   }
   // Wrapped, so that every message names its field from `filter`.
   const checked = validatorFor(allowed, maxIds)({ filter: json });
-  if ('error' in checked) throw badRequest(describeSchemaError(checked.error, 'filter'));
+  if ('error' in checked) {
+    const { error } = checked;
+    const unknown = error.keyword === 'additionalProperties' && error.instancePath === '/filter';
+    const hint = unknown ? hints[(error.params as { additionalProperty: FilterKey }).additionalProperty] : undefined;
+    throw badRequest(`${describeSchemaError(error, 'filter')}${hint ? ` ${hint}` : ''}`);
+  }
   const input = checked.value.filter;
   const filter: ParsedFilter = {
     folders: nonEmpty(input.folders)?.map((f) => ({ id: f.id, excludeNestedFolders: f.excludeNestedFolders ?? false })),
