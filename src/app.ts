@@ -167,14 +167,18 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(blocksRoutes, { blocks: services.blocks, limits: config.limits });
       await v2.register(textItemsRoutes, { textItems: services.textItems, limits: config.limits });
       await v2.register(exportsRoutes, { exports: services.exports, limits: config.limits });
-      await v2.register(swiftDriverRoutes, { services, db: database.db, limits: config.limits });
+      await v2.register(swiftDriverRoutes, { swiftDriver: services.swiftDriver, limits: config.limits });
       await v2.register(historyRoutes, { history: services.history });
       await v2.register(workspaceRoutes, { workspace: services.workspace });
     },
     { prefix: '/v2' },
   );
   // Its own plugin under /v1, beside the v1 API's, so the two register independently.
-  await app.register(legacySwiftDriverRoutes, { prefix: '/v1', services, db: database.db, limits: config.limits });
+  await app.register(legacySwiftDriverRoutes, {
+    prefix: '/v1',
+    swiftDriver: services.swiftDriver,
+    limits: config.limits,
+  });
   // The deprecated APIs that existing clients still call: v0 at the host root, v1 under /v1.
   await app.register(legacyRoutes, { version: 'v0', services, limits: config.limits });
   await app.register(legacyRoutes, { version: 'v1', services, limits: config.limits, prefix: '/v1' });

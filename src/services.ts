@@ -13,6 +13,7 @@ import { createLegacyReader } from './modules/legacy/legacy.read.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
 import { createStyleguidesService } from './modules/styleguides/styleguides.service.js';
+import { createSwiftDriverService } from './modules/swift-driver/swift-driver.service.js';
 import { createTextItemsService } from './modules/text-items/text-items.service.js';
 import { createTextCascades, type FieldLookupsLoader, textPositions } from './modules/texts/index.js';
 import { createVariablesService } from './modules/variables/variables.service.js';
@@ -111,8 +112,20 @@ export function createServices(
     workspace,
   });
 
+  const swiftDriver = createSwiftDriverService({
+    db,
+    components,
+    textItems,
+    variables,
+    projects,
+    folders,
+    statuses,
+    workspace,
+  });
+
   return {
     writes,
+    swiftDriver,
     textCascades,
     history,
     accounts,

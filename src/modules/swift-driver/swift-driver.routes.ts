@@ -1,18 +1,13 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { Kysely } from 'kysely';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
-import type { Database } from '../../db/schema.js';
 import { principalOf } from '../../http/auth.js';
 import { withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
 import { swiftDriverSchemas } from './swift-driver.schemas.js';
-import { createSwiftDriverService } from './swift-driver.service.js';
+import type { SwiftDriverService } from './swift-driver.service.js';
 
 export interface SwiftDriverOptions {
-  services: Services;
-  /** The service reads the workspace's variables, projects, folders and statuses through it. */
-  db: Kysely<Database>;
+  swiftDriver: SwiftDriverService;
   limits: Limits;
 }
 
@@ -22,21 +17,9 @@ const SwiftFile = Type.String({
   description: '`Ditto.swift`: the Swift source of a `Ditto` struct with one accessor per key (docs/swift-driver.md)',
 });
 
-function service({ services, db }: SwiftDriverOptions) {
-  return createSwiftDriverService({
-    db,
-    components: services.components,
-    textItems: services.textItems,
-    variables: services.variables,
-    projects: services.projects,
-    folders: services.folders,
-    statuses: services.statuses,
-  });
-}
-
 /** `POST /cli/swiftDriver`, under `/v2`: what the 5.x command-line client calls for iOS outputs. */
 export const swiftDriverRoutes: FastifyPluginAsyncTypebox<SwiftDriverOptions> = async (app, options) => {
-  const driver = service(options);
+  const driver = options.swiftDriver;
   const { CliDriverBody } = swiftDriverSchemas(options.limits);
   app.post(
     '/cli/swiftDriver',
@@ -61,7 +44,7 @@ export const swiftDriverRoutes: FastifyPluginAsyncTypebox<SwiftDriverOptions> = 
 
 /** `POST /ios/swift-driver`, under `/v1`: what the 4.x client (and 5.x `pull --legacy`) calls. */
 export const legacySwiftDriverRoutes: FastifyPluginAsyncTypebox<SwiftDriverOptions> = async (app, options) => {
-  const driver = service(options);
+  const driver = options.swiftDriver;
   const { LegacyDriverBody } = swiftDriverSchemas(options.limits);
   app.post(
     '/ios/swift-driver',

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { badRequest, forbidden } from '../../http/errors.js';
+import type { WorkspaceService } from '../accounts/workspace.service.js';
 import type { ComponentsService } from '../components/components.service.js';
 import { type FoldersService, folderNotFound, ROOT_FOLDER_ID } from '../folders/folders.service.js';
 import { type ProjectRef, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
@@ -35,6 +36,8 @@ export interface SwiftDriverDeps {
   projects: Pick<ProjectsService, 'listProjectRefs'>;
   folders: Pick<FoldersService, 'loadFolderTree'>;
   statuses: Pick<StatusesService, 'keys'>;
+  /** Whether the v1 API may reach the component library (a workspace setting). */
+  workspace: Pick<WorkspaceService, 'libraryReachable'>;
 }
 
 /** Both clients name the component library's files `components.strings` / `.stringsdict`. */
@@ -172,6 +175,9 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
       return folder.id;
     });
     const inFolder = components && legacyFolderPredicate(components.root, folderRowIds ?? null);
+    if (inFolder && !(await deps.workspace.libraryReachable(workspaceId))) {
+      throw forbidden('components: developer mode is off for the component library (libraryDeveloperMode)');
+    }
 
     // The client names each project's files once, in config order, deduplicating repeated names.
     const taken = new Set<string>();

@@ -103,6 +103,17 @@ describe('POST /v1/ios/swift-driver', () => {
     expect(res.body.message).toBe('projects[1].id: developer mode is off for project secret');
   });
 
+  it('refuses the component library with 403 while the workspace keeps it from v0/v1', async () => {
+    const other = await createWorkspace(ctx);
+    await seed(other);
+    expect((await other.api.patch('workspace', { libraryDeveloperMode: false })).status).toBe(200);
+    const own = (body: unknown) => driver(ctx.app, URL, `token ${other.key}`, body);
+    const res = await own({ components: true });
+    expect(res.status).toBe(403);
+    expect(res.body.message).toBe('components: developer mode is off for the component library (libraryDeveloperMode)');
+    expect((await own({ projects: [{ id: 'web', name: 'Web App' }] })).status).toBe(200);
+  });
+
   it.each([
     [{ projects: [{ id: 'nope', name: 'Nope' }] }, 'projects[0].id: Project with developer ID nope not found'],
     [{ projects: [42] }, 'projects[0] must be a project id or an object with an id'],
