@@ -1,4 +1,5 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { bulkInsert } from '../../db/bulk-insert.js';
 import type { Database, Executor } from '../../db/schema.js';
 import type { Change, RecordedChange, WriteScope } from './changes.types.js';
 
@@ -16,8 +17,18 @@ export async function advanceRevision(trx: Transaction<Database>, workspaceId: n
     .execute();
 }
 
-/** Rows per insert: ten parameters each, well under either database's limit. */
-const CHUNK = 500;
+const COLUMNS = [
+  'workspace_id',
+  'at',
+  'actor',
+  'key_id',
+  'kind',
+  'record_ref',
+  'developer_id',
+  'variant_id',
+  'action',
+  'fields',
+] as const;
 
 export async function insertChanges(
   trx: Transaction<Database>,
@@ -25,25 +36,24 @@ export async function insertChanges(
   changes: readonly Change[],
   at: string,
 ): Promise<void> {
-  for (let start = 0; start < changes.length; start += CHUNK) {
-    await trx
-      .insertInto('changes')
-      .values(
-        changes.slice(start, start + CHUNK).map((change) => ({
-          workspace_id: scope.workspaceId,
-          at,
-          actor: scope.actor.email,
-          key_id: scope.actor.keyId,
-          kind: change.kind,
-          record_ref: change.ref,
-          developer_id: change.developerId,
-          variant_id: change.variantId,
-          action: change.action,
-          fields: JSON.stringify(change.fields),
-        })),
-      )
-      .execute();
-  }
+  const { workspaceId, actor } = scope;
+  await bulkInsert(
+    trx,
+    'changes',
+    COLUMNS,
+    changes.map((c) => [
+      workspaceId,
+      at,
+      actor.email,
+      actor.keyId,
+      c.kind,
+      c.ref,
+      c.developerId,
+      c.variantId,
+      c.action,
+      JSON.stringify(c.fields),
+    ]),
+  );
 }
 
 export interface ChangesQuery {
