@@ -1,32 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 import { insertItem } from '../projects/fixtures.js';
+import { changesOf, history } from './helpers.js';
 
 const ctx = await setupApp();
-
-interface Change {
-  id: string;
-  actor: string;
-  keyId: string | null;
-  kind: string;
-  developerId: string;
-  variantId: string | null;
-  action: string;
-  fields: Record<string, { before: unknown; after: unknown }>;
-}
-
-async function history(ws: Workspace, query = ''): Promise<Change[]> {
-  const res = await ws.api.get(`history${query}`);
-  expect(res.status).toBe(200);
-  return res.body.changes;
-}
-
-/** The changes that `write` records (newest first), after checking that it succeeds. */
-async function changesOf(ws: Workspace, write: () => Promise<{ status: number }>): Promise<Change[]> {
-  const last = Number((await history(ws, '?limit=1'))[0]?.id ?? 0);
-  expect((await write()).status).toBeLessThan(300);
-  return (await history(ws)).filter((c) => Number(c.id) > last);
-}
 
 async function withProjects(ws: Workspace) {
   await ws.api.post('projects', {
