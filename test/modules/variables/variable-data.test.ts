@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { type VariableType, variableDataError, variableNameError } from '../../../src/modules/variables/variable-data.js';
+import {
+  type VariableType,
+  variableDataError,
+  variableNameError,
+} from '../../../src/modules/variables/variable-data.js';
 
 const P = 'v[0].data';
 
