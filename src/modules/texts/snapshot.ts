@@ -1,7 +1,7 @@
 /**
  * Loaded workspace state kept between requests, keyed by the workspace's content revision.
  *
- * Every content write advances the revision in its own transaction (src/db/transaction.ts) and
+ * Every content write advances the revision in its own transaction (src/modules/changes/write-path.ts) and
  * authentication reads it, so a snapshot loaded for revision R holds data at least as new as R:
  * a request authenticated at R or earlier may use it, a request at a newer revision reloads.
  * The largest fetches (every component with every variant) then skip the database and reuse the
