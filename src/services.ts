@@ -15,7 +15,12 @@ import { createStatusesService } from './modules/statuses/statuses.service.js';
 import { createStyleguidesService } from './modules/styleguides/styleguides.service.js';
 import { createSwiftDriverService } from './modules/swift-driver/swift-driver.service.js';
 import { createTextItemsService } from './modules/text-items/text-items.service.js';
-import { createTextCascades, type FieldLookupsLoader, textPositions } from './modules/texts/index.js';
+import {
+  createTextCascades,
+  createTextsReader,
+  type FieldLookupsLoader,
+  textPositions,
+} from './modules/texts/index.js';
 import { createVariablesService } from './modules/variables/variables.service.js';
 import { createVariantsService } from './modules/variants/variants.service.js';
 
@@ -74,9 +79,12 @@ export function createServices(
     detachFromBlocks: textCascades.detachFromBlocks,
   });
   const projects = createProjectsService({ db, writes, textCascades, deleteBlocksOf: blocks.deleteBlocksOf });
+  // The one reader of components and text items, with the one cache of what it read.
+  const texts = createTextsReader({ db, statuses, accounts, variants, variables, folders, projects, blocks });
   const components = createComponentsService({
     db,
     writes,
+    reader: texts,
     texts: textCascades,
     statuses,
     accounts,
@@ -87,23 +95,22 @@ export function createServices(
   const textItems = createTextItemsService({
     db,
     writes,
+    reader: texts,
     texts: textCascades,
     statuses,
     accounts,
     variants,
     variables,
-    folders,
     projects,
     blocks,
   });
-  const exports = createExportsService({ db, accounts, textItems, components, variants, variables });
+  const exports = createExportsService({ db, accounts, texts, variants, variables });
   const styleguides = createStyleguidesService({ db, writes, variants, components, textItems });
   const workspace = createWorkspaceService({ db, writes });
   const legacy = createLegacyReader({
     db,
     projects,
-    textItems,
-    components,
+    texts,
     folders,
     blocks,
     statuses,
@@ -114,8 +121,7 @@ export function createServices(
 
   const swiftDriver = createSwiftDriverService({
     db,
-    components,
-    textItems,
+    texts,
     variables,
     projects,
     folders,
@@ -125,6 +131,7 @@ export function createServices(
 
   return {
     writes,
+    texts,
     swiftDriver,
     textCascades,
     history,

@@ -1,9 +1,8 @@
-import type { NewTextRow } from '../../db/schema.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import { slugify } from '../../shared/developer-id.js';
 import type { FolderTree } from '../folders/folders.service.js';
 import {
-  contentRow,
+  type Component,
   type ExistingTexts,
   type PlannedContent,
   planContents,
@@ -58,20 +57,10 @@ export function planCreate(
   }));
 }
 
-/** The `texts` row of a planned component. */
-export const componentRow = (workspaceId: number, planned: PlannedComponent, at: string): NewTextRow =>
-  contentRow(
-    workspaceId,
-    'component',
-    planned,
-    {
-      name: planned.name,
-      folder_id: planned.folderId,
-      project_id: null,
-      block_id: null,
-      base_text_item_id: null,
-      component_id: null,
-      position: 0,
-    },
-    at,
-  );
+/** A planned component as the texts core creates it. */
+export const newComponent = ({ name, folderId, ...content }: PlannedComponent): Omit<Component, 'id'> => ({
+  kind: 'component',
+  ...content,
+  name,
+  folderId,
+});

@@ -5,17 +5,19 @@ import type { Change } from '../changes/index.js';
 import type { FolderTree } from '../folders/folders.service.js';
 import { folderNotFound } from '../folders/folders.service.js';
 import {
-  contentRow,
+  type Component,
+  createTexts,
+  developerIdsByRowIds,
   type FieldLookups,
-  insertPlanned,
   loadExistingTexts,
+  loadTextsByDeveloperIds,
   type PlannedContent,
-  plannedEntity,
   pluralCollision,
   pluralFormsOf,
   type TextEntity,
+  type TextItem,
   textChanges,
-  textStore as texts,
+  updateTextFields,
 } from '../texts/index.js';
 import type { PublishInput } from './components.schemas.js';
 
@@ -33,12 +35,10 @@ export async function publishTextItem(
   lookupsFor: (trx: Executor, workspaceId: number, entities: readonly TextEntity[]) => Promise<FieldLookups>,
 ): Promise<{ developerId: string; changes: Change[] }> {
   const id = input.textItemId;
-  const [item] = await texts.loadTextsByDeveloperIds(trx, workspaceId, 'text_item', [id]);
+  const [item] = await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', [id]);
   if (!item) throw notFound(`1 text item with developer ID ${id} not found`);
-  if (item.row.component_id !== null) {
-    const component = (await texts.developerIdsByRowIds(trx, workspaceId, [item.row.component_id])).get(
-      item.row.component_id,
-    );
+  if (item.componentId !== null) {
+    const component = (await developerIdsByRowIds(trx, workspaceId, [item.componentId])).get(item.componentId);
     throw badRequest(`textItemId: text item ${id} is already a linked instance of component ${component}`);
   }
   let folderId: number | null = null;
@@ -53,29 +53,16 @@ export async function publishTextItem(
   const collision = pluralCollision(id, forms, (other) => existing.ids.has(other), existing.formsOf);
   if (collision) throw badRequest(`textItemId: ${collision}`);
 
-  const planned = carriedOver(item);
   const at = now();
-  const row = contentRow(
+  const [component] = (await createTexts(
+    trx,
     workspaceId,
-    'component',
-    planned,
-    {
-      name: input.name ?? id,
-      folder_id: folderId,
-      project_id: null,
-      block_id: null,
-      base_text_item_id: null,
-      component_id: null,
-      position: 0,
-    },
+    [{ kind: 'component', ...carriedOver(item), name: input.name ?? id, folderId }],
     at,
-  );
-  const rowIds = await insertPlanned(trx, [row], [planned]);
-  const componentId = rowIds.get(id) as number;
-  await texts.updateText(trx, workspaceId, item.row.id, { component_id: componentId, updated_at: at });
+  )) as [Component];
+  await updateTextFields(trx, workspaceId, [item.id], { componentId: component.id }, at);
   // The component is `published`; its first instance records its new link.
-  const component = plannedEntity(row, componentId, planned);
-  const linked = { ...item, row: { ...item.row, component_id: componentId } };
+  const linked: TextItem = { ...item, componentId: component.id };
   const lookups = await lookupsFor(trx, workspaceId, [component, linked]);
   const changes = [
     ...textChanges(null, component, lookups).map((change) =>
@@ -87,20 +74,21 @@ export async function publishTextItem(
 }
 
 /** Everything of the item that a component has: content, variant values, listed variables. */
-function carriedOver(item: TextEntity): PlannedContent {
-  const { row } = item;
+function carriedOver(item: TextItem): PlannedContent {
+  const { developerId, text, richText, plurals, notes, tags, status, assigneeId, characterLimit, integrated } = item;
+  const { variableIds, variants } = item;
   return {
-    developerId: row.developer_id,
-    text: row.text,
-    richText: row.rich_text,
-    plurals: item.plurals,
-    notes: row.notes,
-    tags: item.tags,
-    status: row.status,
-    assigneeId: row.assignee_id,
-    characterLimit: row.character_limit,
-    integrated: row.integrated === 1,
-    variables: item.variableIds,
-    variants: item.variants,
+    developerId,
+    text,
+    richText,
+    plurals,
+    notes,
+    tags,
+    status,
+    assigneeId,
+    characterLimit,
+    integrated,
+    variableIds,
+    variants,
   };
 }

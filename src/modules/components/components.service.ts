@@ -1,8 +1,9 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database, Executor, NewTextRow } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { conflict } from '../../http/errors.js';
+import type { RichTextMode } from '../../richtext/index.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { WritePath, WriteScope } from '../changes/index.js';
@@ -10,14 +11,18 @@ import type { FoldersService } from '../folders/folders.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
 import {
   applyUpdatePlans,
+  createTexts,
+  deleteTexts,
   detachInstances,
-  insertPlanned,
+  existingDeveloperIds,
+  type FilterKey,
   loadExistingTexts,
+  loadTextsByDeveloperIds,
   loadWriteContext,
   PLURAL_FORMS,
-  plannedEntity,
-  textStore as repo,
+  parseFilter,
   type TextCascades,
+  type TextsReader,
   targetVariant,
   textChanges,
   updatedEntity,
@@ -25,22 +30,28 @@ import {
 } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
-import { componentRow, planCreate } from './components.create.js';
-import { createComponentsReader } from './components.list.js';
+import { newComponent, planCreate } from './components.create.js';
 import { publishTextItem } from './components.publish.js';
 import type { CreateComponentsInput, PublishInput, UpdateComponentsInput } from './components.schemas.js';
 import { componentNotFound, planUpdates } from './components.update.js';
 
 const ROOT = 'root';
+const FILTER_KEYS: readonly FilterKey[] = ['folders', 'variants', 'statuses', 'tags', 'assignee', 'integrated'];
+
+export interface ListQuery {
+  filter?: string;
+  richText?: RichTextMode;
+}
 
 export interface ComponentsDeps {
   db: Kysely<Database>;
   writes: WritePath;
+  reader: Pick<TextsReader, 'records'>;
   texts: Pick<TextCascades, 'lookupsFor'>;
   statuses: Pick<StatusesService, 'keys'>;
   accounts: Pick<AccountsService, 'userIdsByEmail' | 'supSubEnabled'>;
-  variants: Pick<VariantsService, 'listVariants' | 'resolveVariants' | 'ensureVariant'>;
-  variables: Pick<VariablesService, 'listVariables' | 'resolveVariables'>;
+  variants: Pick<VariantsService, 'resolveVariants' | 'ensureVariant'>;
+  variables: Pick<VariablesService, 'resolveVariables'>;
   folders: Pick<FoldersService, 'loadFolderTree'>;
 }
 
@@ -76,12 +87,7 @@ export function createComponentsService(deps: ComponentsDeps) {
           components.map((c) => c.developerId),
         );
         const plan = planCreate(components, context, tree, existing);
-        const at = now();
-        const rows = plan.map((p) => componentRow(workspaceId, p, at));
-        const rowIds = await insertPlanned(trx, rows, plan);
-        const created = plan.map((p, i) =>
-          plannedEntity(rows[i] as NewTextRow, rowIds.get(p.developerId) as number, p),
-        );
+        const created = await createTexts(trx, workspaceId, plan.map(newComponent), now());
         const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);
         return {
           changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
@@ -101,16 +107,16 @@ export function createComponentsService(deps: ComponentsDeps) {
     await writes.write(scope, async (trx) => {
       const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
       const ids = input.updates.map((u) => u.developerId);
-      const entities = await repo.loadTextsByDeveloperIds(trx, workspaceId, 'component', ids);
+      const entities = await loadTextsByDeveloperIds(trx, workspaceId, 'component', ids);
       const names = { variants: [], variables: input.updates.flatMap((u) => u.variables ?? []) };
       const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
       const movesToFolder = input.updates.some((u) => u.folderId != null && u.folderId !== ROOT);
       const tree = movesToFolder ? await deps.folders.loadFolderTree(trx, workspaceId) : null;
       const pluralIds = ids.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
-      const existing = await repo.existingDeveloperIds(trx, workspaceId, 'component', pluralIds);
+      const existing = await existingDeveloperIds(trx, workspaceId, 'component', pluralIds);
       const plans = planUpdates(
         input.updates,
-        new Map(entities.map((e) => [e.row.developer_id, e])),
+        new Map(entities.map((e) => [e.developerId, e])),
         variant,
         context,
         tree,
@@ -131,8 +137,8 @@ export function createComponentsService(deps: ComponentsDeps) {
     const { workspaceId } = scope;
     assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
     await writes.write(scope, async (trx) => {
-      const entities = await repo.loadTextsByDeveloperIds(trx, workspaceId, 'component', developerIds);
-      const found = new Set(entities.map((e) => e.row.developer_id));
+      const entities = await loadTextsByDeveloperIds(trx, workspaceId, 'component', developerIds);
+      const found = new Set(entities.map((e) => e.developerId));
       const missing = developerIds.find((id) => !found.has(id));
       if (missing !== undefined) throw componentNotFound(missing);
       const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);
@@ -142,10 +148,10 @@ export function createComponentsService(deps: ComponentsDeps) {
         workspaceId,
         detached.map((d) => d.before),
       );
-      await repo.deleteTexts(
+      await deleteTexts(
         trx,
         workspaceId,
-        entities.map((e) => e.row.id),
+        entities.map((e) => e.id),
       );
       const changes = [
         ...entities.flatMap((entity) => textChanges(entity, null, lookups)),
@@ -174,8 +180,13 @@ export function createComponentsService(deps: ComponentsDeps) {
     }
   }
 
-  const reader = createComponentsReader(deps);
-  return { list: reader.list, select: reader.select, create, update, remove, publish };
+  /** GET /components: the records of the texts core's reader, as the bytes of a JSON array. */
+  async function list(workspaceId: number, revision: number, query: ListQuery, maxFilterIds: number): Promise<Buffer> {
+    const filter = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
+    return deps.reader.records(workspaceId, revision, { kind: 'component', filter }, query.richText ?? null);
+  }
+
+  return { list, create, update, remove, publish };
 }
 
 export type ComponentsService = ReturnType<typeof createComponentsService>;

@@ -31,7 +31,7 @@ export function planUpdates(
       const folderId = u.folderId === null || u.folderId === 'root' ? null : u.folderId;
       const folder = folderId === null ? null : tree?.byDeveloperId(folderId);
       if (folderId !== null && !folder) throw badRequest(`${at}.folderId: Folder id not found: ${folderId}`);
-      return { folder_id: folder?.id ?? null };
+      return { folderId: folder?.id ?? null };
     },
   });
 }

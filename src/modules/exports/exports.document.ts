@@ -1,10 +1,11 @@
-import type { StoredPlural, VariantRow } from '../../db/schema.js';
+import type { VariantRow } from '../../db/schema.js';
 import type { ExportDocument, ExportEntry, ExportOptions, ExportVariable } from '../../formats/types.js';
 import { usedVariables } from '../../text/placeholders.js';
 import {
   baseOwner,
   inCldrOrder,
   type Owner,
+  type PluralText,
   type TextEntity,
   type TextSelection,
   type VariantValue,
@@ -59,7 +60,7 @@ function variantOwner(
   return kept.includes(value) ? value : null;
 }
 
-const toPlural = (p: StoredPlural) => ({ form: p.form, text: p.text, richText: p.richText ?? null });
+const toPlural = (p: PluralText) => ({ form: p.form, text: p.text, richText: p.richText ?? null });
 
 function toEntry(entity: TextEntity, owner: Owner, variables: ReadonlyMap<number, ExportVariable>): ExportEntry {
   const plurals = owner.plurals ? inCldrOrder(owner.plurals).map(toPlural) : [];
@@ -75,7 +76,7 @@ function toEntry(entity: TextEntity, owner: Owner, variables: ReadonlyMap<number
     used = listed.filter((v) => names.has(v.name));
   }
   return {
-    id: entity.row.developer_id,
+    id: entity.developerId,
     text: owner.text,
     richText: owner.richText,
     plurals,

@@ -9,7 +9,7 @@ import {
   type FilterKey,
   type ParsedFilter,
   parseFilter,
-  type TextSelection,
+  type TextsReader,
   variantNotFoundMessage,
 } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
@@ -32,20 +32,10 @@ export interface ExportQuery {
   fallback?: 'base';
 }
 
-type Select = (workspaceId: number, revision: number, parsed: ParsedFilter) => Promise<TextSelection>;
-
 export interface ExportsDeps {
   db: Kysely<Database>;
   accounts: Pick<AccountsService, 'baseLanguage'>;
-  textItems: {
-    select(
-      workspaceId: number,
-      revision: number,
-      parsed: ParsedFilter,
-      sort?: 'id' | 'project_order',
-    ): Promise<TextSelection>;
-  };
-  components: { select: Select };
+  texts: Pick<TextsReader, 'select'>;
   variants: Pick<VariantsService, 'listVariants'>;
   variables: Pick<VariablesService, 'listVariables'>;
 }
@@ -95,10 +85,13 @@ export function createExportsService(deps: ExportsDeps) {
     if (developerId !== null && !variant) throw badRequest(variantNotFoundMessage(developerId));
     // The variant goes into the filter so its own status and assignee are matched as in the fetch.
     const withVariant: ParsedFilter = { ...parsed, variants: variant ? [variant.developer_id] : ['base'] };
-    const selection =
+    const selection = await deps.texts.select(
+      workspaceId,
+      revision,
       kind === 'textItems'
-        ? await deps.textItems.select(workspaceId, revision, withVariant, query.sort)
-        : await deps.components.select(workspaceId, revision, withVariant);
+        ? { kind: 'text_item', filter: withVariant, ...(query.sort && { sort: query.sort }) }
+        : { kind: 'component', filter: withVariant },
+    );
     const document = buildDocument(
       selection,
       variant,

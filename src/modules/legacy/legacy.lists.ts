@@ -31,11 +31,19 @@ export function createLegacyLists(deps: LegacyReadDeps, reach: (workspaceId: num
         };
         if (projects.length > 0) {
           collect(
-            await deps.textItems.select(reader.workspaceId, reader.revision, { projects, variants: ['all'] }, 'id'),
+            await deps.texts.select(reader.workspaceId, reader.revision, {
+              kind: 'text_item',
+              filter: { projects, variants: ['all'] },
+            }),
           );
         }
         if (sources.some((s) => s.kind === 'library')) {
-          collect(await deps.components.select(reader.workspaceId, reader.revision, { variants: ['all'] }));
+          collect(
+            await deps.texts.select(reader.workspaceId, reader.revision, {
+              kind: 'component',
+              filter: { variants: ['all'] },
+            }),
+          );
         }
         shown = variants.filter((v) => used.has(v.id));
       }

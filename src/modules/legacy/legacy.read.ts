@@ -4,13 +4,19 @@ import type { LegacyText } from '../../formats/legacy/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { WorkspaceService } from '../accounts/workspace.service.js';
 import type { BlocksService } from '../blocks/blocks.service.js';
-import type { ComponentsService } from '../components/components.service.js';
 import { buildDocument } from '../exports/exports.service.js';
 import { type FoldersService, folderNotFound } from '../folders/folders.service.js';
 import type { ProjectsService } from '../projects/projects.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
-import type { TextItemsService } from '../text-items/text-items.service.js';
-import { type ParsedFilter, type TextEntity, type TextSelection, variantNotFoundMessage } from '../texts/index.js';
+import {
+  type Component,
+  type ParsedFilter,
+  type TextEntity,
+  type TextItem,
+  type TextSelection,
+  type TextsReader,
+  variantNotFoundMessage,
+} from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import {
@@ -29,8 +35,7 @@ import { embedded, exportOptions, type LegacyBody, renderBody } from './legacy.r
 export interface LegacyReadDeps {
   db: Kysely<Database>;
   projects: Pick<ProjectsService, 'listProjectRefs'>;
-  textItems: Pick<TextItemsService, 'select'>;
-  components: Pick<ComponentsService, 'select'>;
+  texts: Pick<TextsReader, 'select'>;
   folders: Pick<FoldersService, 'loadFolderTree'>;
   blocks: Pick<BlocksService, 'loadBlocks'>;
   statuses: Pick<StatusesService, 'keys'>;
@@ -116,13 +121,16 @@ export function createLegacyReader(deps: LegacyReadDeps) {
   ) {
     const filter: ParsedFilter = { ...context.filter, projects: [header.id] };
     const [selection, blocks] = await Promise.all([
-      deps.textItems.select(reader.workspaceId, reader.revision, filter, 'project_order'),
+      deps.texts.select(reader.workspaceId, reader.revision, { kind: 'text_item', filter, sort: 'project_order' }),
       deps.blocks.loadBlocks(db, reader.workspaceId, [projectRowId]),
     ]);
-    const keep = params.excludeComponents ? (entity: TextEntity) => entity.row.component_id === null : undefined;
-    const extra = (entity: TextEntity) => ({
-      block: entity.row.block_id === null ? null : (blocks.get(entity.row.block_id)?.name ?? null),
-    });
+    const keep = params.excludeComponents
+      ? (entity: TextEntity) => (entity as TextItem).componentId === null
+      : undefined;
+    const extra = (entity: TextEntity) => {
+      const { blockId } = entity as TextItem;
+      return { block: blockId === null ? null : (blocks.get(blockId)?.name ?? null) };
+    };
     return body(params, context, selection, keep, extra, { ...header, library: false });
   }
 
@@ -136,21 +144,20 @@ export function createLegacyReader(deps: LegacyReadDeps) {
     } else if (scope.kind === 'root') {
       filter.folders = [{ id: 'root', excludeNestedFolders: true }];
     } else if (scope.kind === 'project') {
-      const items = await deps.textItems.select(
-        reader.workspaceId,
-        reader.revision,
-        { projects: [scope.developerId] },
-        'id',
-      );
+      const items = await deps.texts.select(reader.workspaceId, reader.revision, {
+        kind: 'text_item',
+        filter: { projects: [scope.developerId] },
+      });
       const used = new Set(
-        items.entities.flatMap((e) => (items.select(e) && e.row.component_id !== null ? [e.row.component_id] : [])),
+        items.entities.flatMap((e) => (items.select(e) && e.componentId !== null ? [e.componentId] : [])),
       );
-      keep = (entity) => used.has(entity.row.id);
+      keep = (entity) => used.has(entity.id);
     }
-    const selection = await deps.components.select(reader.workspaceId, reader.revision, filter);
-    const extra = (entity: TextEntity) => ({
-      component: { name: entity.row.name ?? '', folder: tree.developerIdOf(entity.row.folder_id) },
-    });
+    const selection = await deps.texts.select(reader.workspaceId, reader.revision, { kind: 'component', filter });
+    const extra = (entity: TextEntity) => {
+      const { name, folderId } = entity as Component;
+      return { component: { name, folder: tree.developerIdOf(folderId) } };
+    };
     return body(params, context, selection, keep, extra, { id: LIBRARY_ID, name: LIBRARY_NAME, library: true });
   }
 

@@ -20,7 +20,7 @@ export function legacySelection(
     const chosen = selection.select(entity);
     if (!chosen) return null;
     if (variantId === null) {
-      return status === null || entity.row.status === status ? { base: true, variants: [] } : null;
+      return status === null || entity.status === status ? { base: true, variants: [] } : null;
     }
     const value = chosen.variants.find((v) => v.variantId === variantId);
     if (!value || (status !== null && value.status !== status)) return null;
@@ -42,9 +42,9 @@ export function legacyTexts(
   const texts: LegacyText[] = [];
   for (const entity of selection.entities) {
     const chosen = selection.select(entity);
-    const entry = entries.get(entity.row.developer_id);
+    const entry = entries.get(entity.developerId);
     if (!chosen || !entry) continue;
-    const status = chosen.variants[0]?.status ?? entity.row.status;
+    const status = chosen.variants[0]?.status ?? entity.status;
     texts.push({ ...entry, status, tags: entity.tags, ...extra(entity) });
   }
   return texts;

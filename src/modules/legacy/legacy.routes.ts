@@ -30,7 +30,7 @@ export type LegacyVersion = 'v0' | 'v1';
 
 export interface LegacyRoutesOptions {
   version: LegacyVersion;
-  services: Pick<Services, 'legacy' | 'components' | 'workspace'>;
+  services: Pick<Services, 'legacy' | 'components' | 'texts' | 'workspace'>;
   limits: Limits;
 }
 

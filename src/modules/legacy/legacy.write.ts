@@ -5,12 +5,14 @@ import type { WorkspaceService } from '../accounts/workspace.service.js';
 import type { WriteScope } from '../changes/index.js';
 import type { ComponentsService } from '../components/components.service.js';
 import { type ComponentUpdateInput, componentSchemas, type NewComponentInput } from '../components/index.js';
+import type { TextsReader } from '../texts/index.js';
 import { libraryOff } from './legacy.access.js';
 import { displayFormFirst, type ImportFile, parseImport } from './legacy.import.js';
 import type { ImportQueryInput, LegacyUpdates } from './legacy.schemas.js';
 
 export interface LegacyWriteDeps {
-  components: Pick<ComponentsService, 'select' | 'create' | 'update'>;
+  components: Pick<ComponentsService, 'create' | 'update'>;
+  texts: Pick<TextsReader, 'select'>;
   workspace: Pick<WorkspaceService, 'get'>;
 }
 
@@ -53,8 +55,8 @@ export function createLegacyWriter(deps: LegacyWriteDeps, limits: Limits) {
      */
     async updateComponents(writer: Writer, updates: LegacyUpdates, variant: string | null, path: string) {
       await requireLibrary(writer.workspaceId);
-      const selection = await deps.components.select(writer.workspaceId, writer.revision, {});
-      const existing = new Set(selection.entities.map((e) => e.row.developer_id));
+      const selection = await deps.texts.select(writer.workspaceId, writer.revision, { kind: 'component', filter: {} });
+      const existing = new Set(selection.entities.map((e) => e.developerId));
       const planned: ComponentUpdateInput[] = [];
       for (const [developerId, update] of Object.entries(updates)) {
         if (!existing.has(developerId)) continue;

@@ -1,11 +1,8 @@
 import { usedVariables } from '../../text/placeholders.js';
-import type { ComponentsService } from '../components/components.service.js';
+import type { TextEntity } from '../texts/index.js';
 import type { Variable } from '../variables/variables.service.js';
 
-/** The selection the components and text items services answer, named through their public face. */
-export type TextSelection = Awaited<ReturnType<ComponentsService['select']>>;
-export type TextEntity = TextSelection['entities'][number];
-export type ParsedFilter = Parameters<ComponentsService['select']>[2];
+export type { ParsedFilter, TextEntity, TextSelection } from '../texts/index.js';
 
 /**
  * What `Ditto.swift` is written from (pure): one entry per exported key, grouped in tables as
@@ -67,7 +64,7 @@ function fallbackOf(variable: Variable): string | null {
  * is the plural count itself, not a string argument.
  */
 export function driverEntry(entity: TextEntity, variables: VariableIndex): DriverEntry {
-  const owners = [{ text: entity.row.text, plurals: entity.plurals }, ...entity.variants];
+  const owners = [entity, ...entity.variants];
   const plural = owners.some((owner) => (owner.plurals?.length ?? 0) > 0);
   const texts = owners.flatMap((owner) => [owner.text, ...(owner.plurals ?? []).map((p) => p.text)]);
   const listed = entity.variableIds
@@ -84,5 +81,5 @@ export function driverEntry(entity: TextEntity, variables: VariableIndex): Drive
     .filter((v) => used.has(v.name))
     .filter((v) => !(plural && v.name === 'count' && v.type === 'number'))
     .map((v) => ({ name: v.name, type: v.type, fallback: fallbackOf(v) }));
-  return { developerId: entity.row.developer_id, text: entity.row.text, notes: entity.row.notes, plural, args };
+  return { developerId: entity.developerId, text: entity.text, notes: entity.notes, plural, args };
 }

@@ -2,11 +2,10 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { badRequest, forbidden } from '../../http/errors.js';
 import type { WorkspaceService } from '../accounts/workspace.service.js';
-import type { ComponentsService } from '../components/components.service.js';
 import { type FoldersService, folderNotFound, ROOT_FOLDER_ID } from '../folders/folders.service.js';
 import { type ProjectRef, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
-import type { TextItemsService } from '../text-items/text-items.service.js';
+import type { Component, TextItem, TextsReader } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import {
   dedupeName,
@@ -30,8 +29,7 @@ import { renderSwiftDriver } from './swift-source.js';
 
 export interface SwiftDriverDeps {
   db: Kysely<Database>;
-  components: Pick<ComponentsService, 'select'>;
-  textItems: Pick<TextItemsService, 'select'>;
+  texts: Pick<TextsReader, 'select'>;
   variables: Pick<VariablesService, 'listVariables'>;
   projects: Pick<ProjectsService, 'listProjectRefs'>;
   folders: Pick<FoldersService, 'loadFolderTree'>;
@@ -49,7 +47,7 @@ interface ProjectTable {
   table: string;
 }
 
-async function selected(selection: Promise<TextSelection>): Promise<TextEntity[]> {
+async function selected<T extends TextEntity>(selection: Promise<TextSelection<T>>): Promise<T[]> {
   const { entities, select } = await selection;
   return entities.filter((entity) => select(entity) !== null);
 }
@@ -64,17 +62,17 @@ function namedProjects(refs: readonly ProjectRef[], ids: readonly string[]): Pro
   });
 }
 
-function componentsTable(components: readonly TextEntity[], index: VariableIndex): DriverTable {
+function componentsTable(components: readonly Component[], index: VariableIndex): DriverTable {
   return { name: COMPONENTS_TABLE, title: 'Components', entries: components.map((c) => driverEntry(c, index)) };
 }
 
 /** One table per project, in the given order, holding its items in the order given (by developer ID). */
-function projectTables(items: readonly TextEntity[], projects: readonly ProjectTable[], index: VariableIndex) {
-  const byProject = new Map<number, TextEntity[]>();
+function projectTables(items: readonly TextItem[], projects: readonly ProjectTable[], index: VariableIndex) {
+  const byProject = new Map<number, TextItem[]>();
   for (const item of items) {
-    const list = byProject.get(item.row.project_id as number);
+    const list = byProject.get(item.projectId);
     if (list) list.push(item);
-    else byProject.set(item.row.project_id as number, [item]);
+    else byProject.set(item.projectId, [item]);
   }
   return projects.map(
     ({ ref, table }): DriverTable => ({
@@ -129,16 +127,21 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
     if (body.tags?.values.length) filter.tags = { values: body.tags.values, operator: body.tags.operator ?? 'OR' };
     if (body.integrated !== undefined) filter.integrated = body.integrated;
     const [components, items] = await Promise.all([
-      selected(deps.components.select(workspaceId, revision, folders.length > 0 ? { ...filter, folders } : filter)),
+      selected(
+        deps.texts.select(workspaceId, revision, {
+          kind: 'component',
+          filter: folders.length > 0 ? { ...filter, folders } : filter,
+          allVariantValues: true,
+        }),
+      ),
       projects.length === 0
         ? []
         : selected(
-            deps.textItems.select(
-              workspaceId,
-              revision,
-              { ...filter, projects: projects.map((p) => p.developerId) },
-              'id',
-            ),
+            deps.texts.select(workspaceId, revision, {
+              kind: 'text_item',
+              filter: { ...filter, projects: projects.map((p) => p.developerId) },
+              allVariantValues: true,
+            }),
           ),
     ]);
     const tables = projects.map((ref) => ({ ref, table: ref.developerId }));
@@ -189,23 +192,27 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
       },
     );
     const [library, items] = await Promise.all([
-      inFolder ? selected(deps.components.select(workspaceId, revision, {})) : [],
+      inFolder
+        ? selected(deps.texts.select(workspaceId, revision, { kind: 'component', filter: {}, allVariantValues: true }))
+        : [],
       projects.length === 0
         ? []
         : selected(
-            deps.textItems.select(workspaceId, revision, { projects: projects.map((p) => p.ref.developerId) }, 'id'),
+            deps.texts.select(workspaceId, revision, {
+              kind: 'text_item',
+              filter: { projects: projects.map((p) => p.ref.developerId) },
+              allVariantValues: true,
+            }),
           ),
     ]);
     const withoutInstances = new Set(projects.filter((p) => p.excludeComponents).map((p) => p.ref.id));
-    const kept = items.filter(
-      (item) => item.row.component_id === null || !withoutInstances.has(item.row.project_id as number),
-    );
+    const kept = items.filter((item) => item.componentId === null || !withoutInstances.has(item.projectId));
     return renderSwiftDriver({
       tables: [
         ...(inFolder
           ? [
               componentsTable(
-                library.filter((c) => inFolder(c.row.folder_id)),
+                library.filter((c) => inFolder(c.folderId)),
                 index,
               ),
             ]

@@ -1,14 +1,13 @@
-import type { NewTextRow } from '../../db/schema.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import { slugify } from '../../shared/developer-id.js';
 import type { BlockRef } from '../blocks/blocks.service.js';
 import type { ProjectRef } from '../projects/projects.service.js';
 import {
-  contentRow,
   type ExistingTexts,
   type PlannedContent,
   planContents,
   storedText,
+  type TextItem,
   type WriteContext,
 } from '../texts/index.js';
 import type { NewTextItemInput } from './text-items.schemas.js';
@@ -92,26 +91,17 @@ export function planCreate(
   return planned.map(({ own, ...p }) => ({ ...p, ...own }));
 }
 
-/** The `texts` row of a planned item at its place in the project's custom order. */
-export const textItemRow = (
-  workspaceId: number,
+/** A planned item as the texts core creates it, at its place in the project's custom order. */
+export const newTextItem = (
   containerId: number,
-  planned: PlannedTextItem,
+  { blockId, baseTextItemId, ...content }: PlannedTextItem,
   position: number,
-  at: string,
-): NewTextRow =>
-  contentRow(
-    workspaceId,
-    'text_item',
-    planned,
-    {
-      name: null,
-      folder_id: null,
-      project_id: containerId,
-      block_id: planned.blockId,
-      base_text_item_id: planned.baseTextItemId,
-      component_id: null,
-      position,
-    },
-    at,
-  );
+): Omit<TextItem, 'id'> => ({
+  kind: 'text_item',
+  ...content,
+  projectId: containerId,
+  blockId,
+  position,
+  baseTextItemId,
+  componentId: null,
+});

@@ -1,49 +1,68 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database, Executor, NewTextRow, VariantRow } from '../../db/schema.js';
+import type { Database, Executor, VariantRow } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { BlocksService } from '../blocks/blocks.service.js';
 import type { WritePath, WriteScope } from '../changes/index.js';
-import type { FoldersService } from '../folders/folders.service.js';
 import { baseNotFound, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
 import {
   applyUpdatePlans,
-  insertPlanned,
+  createTexts,
+  deleteTexts,
+  derivedItems,
+  existingDeveloperIds,
+  type FilterKey,
+  itemsOfContainer,
   loadExistingTexts,
+  loadTextsByDeveloperIds,
   loadWriteContext,
   PLURAL_FORMS,
-  plannedEntity,
+  parseFilter,
   showInstances,
   type TextCascades,
+  type TextsReader,
   targetVariant,
   textChanges,
-  textStore as texts,
   type UpdatePlan,
   updatedEntity,
+  updateTextFields,
   variantNotFoundMessage,
   type WriteContext,
 } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
-import { type CreateTarget, planCreate, textItemRow } from './text-items.create.js';
-import { createTextItemsReader } from './text-items.list.js';
-import * as repo from './text-items.repository.js';
-import type { CreateTextItemsInput, PutTextItemsInput, UpdateTextItemsInput } from './text-items.schemas.js';
+import { type CreateTarget, newTextItem, planCreate } from './text-items.create.js';
+import type {
+  CreateTextItemsInput,
+  ListTextItemsQuery,
+  PutTextItemsInput,
+  UpdateTextItemsInput,
+} from './text-items.schemas.js';
 import { planTextItemUpdates, textItemNotFound, translatePut, type UpdateTargets } from './text-items.update.js';
+
+const FILTER_KEYS: readonly FilterKey[] = [
+  'projects',
+  'bases',
+  'variants',
+  'statuses',
+  'tags',
+  'assignee',
+  'integrated',
+];
 
 export interface TextItemsDeps {
   db: Kysely<Database>;
   writes: WritePath;
+  reader: Pick<TextsReader, 'records'>;
   texts: Pick<TextCascades, 'lookupsFor'>;
   statuses: Pick<StatusesService, 'keys'>;
   accounts: Pick<AccountsService, 'userIdsByEmail' | 'supSubEnabled'>;
-  variants: Pick<VariantsService, 'listVariants' | 'resolveVariants' | 'ensureVariant'>;
-  variables: Pick<VariablesService, 'listVariables' | 'resolveVariables'>;
-  folders: Pick<FoldersService, 'loadFolderTree'>;
+  variants: Pick<VariantsService, 'resolveVariants' | 'ensureVariant'>;
+  variables: Pick<VariablesService, 'resolveVariables'>;
   projects: Pick<ProjectsService, 'listProjectRefs' | 'resolveProjects' | 'resolveBases'>;
   blocks: Pick<BlocksService, 'loadBlocks' | 'resolveBlocks' | 'nextItemPosition'>;
 }
@@ -75,7 +94,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const base = container.baseId === null ? null : (refs.find((r) => r.id === container.baseId) ?? null);
     const derived = items.flatMap((i) => i.baseTextItemId ?? []);
     const baseItems =
-      base && derived.length > 0 ? await repo.itemsOfContainer(trx, workspaceId, base.id, derived) : new Map();
+      base && derived.length > 0 ? await itemsOfContainer(trx, workspaceId, base.id, derived) : new Map();
     return { container, base, blocks, baseItems };
   }
 
@@ -105,12 +124,8 @@ export function createTextItemsService(deps: TextItemsDeps) {
         );
         const plan = planCreate(items, context, target, existing);
         const position = await deps.blocks.nextItemPosition(trx, workspaceId, target.container.id);
-        const at = now();
-        const rows = plan.map((p, i) => textItemRow(workspaceId, target.container.id, p, position + i, at));
-        const rowIds = await insertPlanned(trx, rows, plan);
-        const created = plan.map((p, i) =>
-          plannedEntity(rows[i] as NewTextRow, rowIds.get(p.developerId) as number, p),
-        );
+        const planned = plan.map((p, i) => newTextItem(target.container.id, p, position + i));
+        const created = await createTexts(trx, workspaceId, planned, now());
         const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);
         return {
           changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
@@ -137,16 +152,16 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
     await writes.write(scope, async (trx) => {
       const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
-      const items = await texts.loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
+      const items = await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
       // An instance as it shows: a variant value it gains starts from the text it shows.
       const entities = await showInstances(trx, workspaceId, items);
       const names = { variants: [], variables };
       const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
-      const projectIds = [...new Set(entities.map(({ entity }) => entity.row.project_id as number))];
+      const projectIds = [...new Set(entities.map(({ entity }) => entity.projectId))];
       const blocks = await deps.blocks.loadBlocks(trx, workspaceId, projectIds);
       const byKey = new Map([...blocks.values()].map((b) => [`${b.projectId}:${b.developerId}`, b]));
       const pluralIds = developerIds.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
-      const existing = await texts.existingDeveloperIds(trx, workspaceId, 'text_item', pluralIds);
+      const existing = await existingDeveloperIds(trx, workspaceId, 'text_item', pluralIds);
       const positions = new Map<number, number>();
       if (moves) {
         for (const projectId of projectIds) {
@@ -154,10 +169,10 @@ export function createTextItemsService(deps: TextItemsDeps) {
         }
       }
       const plans = plan(variant, context, {
-        entities: new Map(entities.map(({ entity }) => [entity.row.developer_id, entity])),
+        entities: new Map(entities.map(({ entity }) => [entity.developerId, entity])),
         blockOf: (projectId, developerId) => byKey.get(`${projectId}:${developerId}`),
         componentIds: new Map(
-          entities.flatMap(({ component }) => (component ? [[component.row.id, component.row.developer_id]] : [])),
+          entities.flatMap(({ component }) => (component ? [[component.id, component.developerId]] : [])),
         ),
         exists: (id) => existing.has(id),
         takePosition: (projectId) => {
@@ -208,34 +223,41 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const { workspaceId } = scope;
     assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
     await writes.write(scope, async (trx) => {
-      const entities = await texts.loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
-      const found = new Set(entities.map((e) => e.row.developer_id));
+      const entities = await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
+      const found = new Set(entities.map((e) => e.developerId));
       const missing = developerIds.find((id) => !found.has(id));
       if (missing !== undefined) throw textItemNotFound(missing);
-      const ids = entities.map((e) => e.row.id);
-      const derived = await texts.loadTextsByRefs(
-        trx,
-        workspaceId,
-        await texts.textsWhere(trx, workspaceId, { baseTextItemIds: ids }),
-      );
+      const ids = entities.map((e) => e.id);
+      const derived = await derivedItems(trx, workspaceId, ids);
       const lookups = await deps.texts.lookupsFor(trx, workspaceId, [...entities, ...derived]);
-      await texts.updateTexts(
+      await updateTextFields(
         trx,
         workspaceId,
-        derived.map((e) => e.row.id),
-        { base_text_item_id: null },
+        derived.map((e) => e.id),
+        { baseTextItemId: null },
       );
-      await texts.deleteTexts(trx, workspaceId, ids);
+      await deleteTexts(trx, workspaceId, ids);
       const changes = [
         ...entities.flatMap((entity) => textChanges(entity, null, lookups)),
-        ...derived.flatMap((e) => textChanges(e, { ...e, row: { ...e.row, base_text_item_id: null } }, lookups)),
+        ...derived.flatMap((e) => textChanges(e, { ...e, baseTextItemId: null }, lookups)),
       ];
       return { changes, result: undefined };
     });
   }
 
-  const reader = createTextItemsReader(deps);
-  return { list: reader.list, select: reader.select, create, update, put, remove };
+  /** GET /textItems: the records of the texts core's reader, as the bytes of a JSON array. */
+  async function list(
+    workspaceId: number,
+    revision: number,
+    query: ListTextItemsQuery,
+    maxFilterIds: number,
+  ): Promise<Buffer> {
+    const filter = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
+    const textQuery = { kind: 'text_item' as const, filter, ...(query.sort && { sort: query.sort }) };
+    return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null);
+  }
+
+  return { list, create, update, put, remove };
 }
 
 export type TextItemsService = ReturnType<typeof createTextItemsService>;

@@ -1,13 +1,14 @@
-import type { PluralForm, VariantRow } from '../../db/schema.js';
+import type { VariantRow } from '../../db/schema.js';
 import { type AppError, badRequest, notFound } from '../../http/errors.js';
 import type { BlockRef } from '../blocks/blocks.service.js';
 import {
   type ContentUpdateInput,
+  type PluralForm,
   type PluralInput,
   planUpdates,
   storedText,
-  type TextChanges,
-  type TextEntity,
+  type TextFieldChanges,
+  type TextItem,
   type UpdatePlan,
   type WriteContext,
 } from '../texts/index.js';
@@ -22,7 +23,7 @@ export interface TextItemUpdate extends ContentUpdateInput {
 
 /** What the updates of one PATCH or PUT are checked against, loaded by the service. */
 export interface UpdateTargets {
-  entities: ReadonlyMap<string, TextEntity>;
+  entities: ReadonlyMap<string, TextItem>;
   /** A block of the project (row id) by developer ID. */
   blockOf: (projectId: number, developerId: string) => BlockRef | undefined;
   /** Component developer ID by row id, for the items that are linked instances. */
@@ -49,7 +50,7 @@ export function planTextItemUpdates(
     notFound: textItemNotFound,
     exists: targets.exists,
     check: (u, entity, at) => {
-      const componentId = entity.row.component_id;
+      const { componentId } = entity as TextItem;
       if (componentId !== null && (u.text !== undefined || u.plurals !== undefined)) {
         const component = targets.componentIds.get(componentId) ?? String(componentId);
         throw badRequest(
@@ -59,17 +60,17 @@ export function planTextItemUpdates(
       const error = deferred.get(u);
       if (error) throw error;
     },
-    own: (u, entity, at): TextChanges => {
+    own: (u, entity, at): TextFieldChanges => {
       if (u.blockId === undefined) return {};
-      const projectId = entity.row.project_id as number;
+      const { projectId } = entity as TextItem;
       let blockId: number | null = null;
       if (u.blockId !== null) {
         const block = targets.blockOf(projectId, u.blockId);
         if (!block) throw badRequest(`${at}.blockId: Block id not found: ${u.blockId}`);
         blockId = block.id;
       }
-      if (blockId === entity.row.block_id) return {};
-      return { block_id: blockId, position: targets.takePosition(projectId) };
+      if (blockId === (entity as TextItem).blockId) return {};
+      return { blockId, position: targets.takePosition(projectId) };
     },
   });
 }
@@ -129,7 +130,7 @@ function mergePlurals(
  */
 export function translatePut(
   updates: readonly PutTextItemInput[],
-  entities: ReadonlyMap<string, TextEntity>,
+  entities: ReadonlyMap<string, TextItem>,
   variant: VariantRow | null,
   context: WriteContext,
 ): { updates: TextItemUpdate[]; deferred: Map<TextItemUpdate, AppError> } {
@@ -141,7 +142,7 @@ export function translatePut(
     // An unknown item or an instance fails before its plurals are looked at.
     update.plurals = [];
     const entity = entities.get(u.developerId);
-    if (!entity || entity.row.component_id !== null) return update;
+    if (!entity || entity.componentId !== null) return update;
     const current = variant ? entity.variants.find((v) => v.variantId === variant.id)?.plurals : entity.plurals;
     try {
       update.plurals = mergePlurals(u, current ?? [], context, `updates[${index}]`);

@@ -2,8 +2,8 @@ import type { PluralForm, StoredPlural, VariantRow } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { parseRichText } from '../../richtext/index.js';
 import type { Variable } from '../variables/variables.service.js';
-import type { VariantValue } from './entities.js';
 import { splitPluralRecordId } from './plurals.js';
+import type { VariantValue } from './texts.types.js';
 
 /**
  * Content rules shared by the writes of components and text items (pure, given the workspace

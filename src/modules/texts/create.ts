@@ -1,4 +1,4 @@
-import type { Executor, NewTextRow, PluralForm, StoredPlural, TextRow } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
 import { type AppError, badRequest } from '../../http/errors.js';
 import {
   assigneeId,
@@ -14,9 +14,10 @@ import {
   variantValues,
   type WriteContext,
 } from './content.js';
-import { type TextEntity, type TextKind, type VariantValue, variantValueRow } from './entities.js';
-import { serializePlurals, splitPluralRecordId } from './plurals.js';
+import { newTextRow, variantValueRow } from './entities.js';
+import { splitPluralRecordId } from './plurals.js';
 import * as repo from './texts.repository.js';
+import type { NewText, PluralForm, TextCommon, TextEntity, TextKind } from './texts.types.js';
 
 /**
  * The create of components and text items (pure planning, then one batched insert): developer
@@ -37,21 +38,8 @@ export interface NewContentInput {
   variants?: VariantValueInput[];
 }
 
-/** One text of a create, checked and in its stored form; nothing is written yet. */
-export interface PlannedContent {
-  developerId: string;
-  text: string;
-  richText: string | null;
-  plurals: StoredPlural[] | null;
-  notes: string;
-  tags: string[];
-  status: string;
-  assigneeId: number | null;
-  characterLimit: number | null;
-  integrated: boolean;
-  variables: number[];
-  variants: VariantValue[];
-}
+/** One text of a create, checked and in its stored form, without its kind's own fields; nothing is written yet. */
+export type PlannedContent = Omit<TextCommon, 'id'>;
 
 export interface ExistingTexts {
   ids: ReadonlySet<string>;
@@ -143,7 +131,7 @@ export function planContents<I extends NewContentInput, T>(
       assigneeId: assigneeId(context, input.assignee ?? null, `${at}.assignee`),
       characterLimit: input.characterLimit ?? null,
       integrated: input.integrated ?? false,
-      variables: variableIds(context, input.variables ?? [], `${at}.variables`),
+      variableIds: variableIds(context, input.variables ?? [], `${at}.variables`),
       variants: variantValues(context, input.variants ?? [], `${at}.variants`),
       own: ownFields,
     };
@@ -151,39 +139,6 @@ export function planContents<I extends NewContentInput, T>(
     if (collision) throw badRequest(`${at}: ${collision}`);
     return planned;
   });
-}
-
-/** The columns one kind sets beyond the shared content. */
-export type KindColumns = Pick<
-  TextRow,
-  'name' | 'folder_id' | 'project_id' | 'block_id' | 'base_text_item_id' | 'component_id' | 'position'
->;
-
-/** The `texts` row of a planned text; every row has the same columns, for multi-row inserts. */
-export function contentRow(
-  workspaceId: number,
-  kind: TextKind,
-  planned: PlannedContent,
-  columns: KindColumns,
-  at: string,
-): NewTextRow {
-  return {
-    workspace_id: workspaceId,
-    kind,
-    developer_id: planned.developerId,
-    ...columns,
-    text: planned.text,
-    rich_text: planned.richText,
-    plurals: serializePlurals(planned.plurals),
-    notes: planned.notes,
-    tags: JSON.stringify(planned.tags),
-    status: planned.status,
-    assignee_id: planned.assigneeId,
-    character_limit: planned.characterLimit,
-    integrated: planned.integrated ? 1 : 0,
-    created_at: at,
-    updated_at: at,
-  };
 }
 
 /**
@@ -200,37 +155,35 @@ export async function loadExistingTexts(
   const bases = explicitIds.flatMap((id) => splitPluralRecordId(id ?? '')?.base ?? []).filter((id) => ids.has(id));
   const entities = await repo.loadTextsByDeveloperIds(trx, workspaceId, kind, bases);
   const forms = new Map(
-    entities.map((e) => [e.row.developer_id, pluralFormsOf([e.plurals, ...e.variants.map((v) => v.plurals)])]),
+    entities.map((e) => [e.developerId, pluralFormsOf([e.plurals, ...e.variants.map((v) => v.plurals)])]),
   );
   return { ids, formsOf: (id) => forms.get(id) };
 }
 
-/** Inserts planned texts (rows in plan order) with their variant values and listed variables. */
-export async function insertPlanned(
-  trx: Executor,
-  rows: readonly NewTextRow[],
-  plans: readonly PlannedContent[],
-): Promise<Map<string, number>> {
-  const rowIds = await repo.insertTexts(trx, rows);
-  const textId = (p: PlannedContent) => rowIds.get(p.developerId) as number;
+/**
+ * Inserts new texts (in one batch per table) with their variant values and listed variables;
+ * answers them as created, with their row ids, in the same order.
+ */
+export async function createTexts(trx: Executor, workspaceId: number, texts: readonly NewText[], at: string) {
+  const rowIds = await repo.insertTexts(
+    trx,
+    texts.map((text) => newTextRow(workspaceId, text, at)),
+  );
+  const created = texts.map(
+    (text) =>
+      ({
+        ...text,
+        id: rowIds.get(text.developerId) as number,
+        variableIds: [...text.variableIds].sort((a, b) => a - b),
+      }) as TextEntity,
+  );
   await repo.insertVariantValues(
     trx,
-    plans.flatMap((p) => p.variants.map((v) => variantValueRow(textId(p), v))),
+    created.flatMap((t) => t.variants.map((v) => variantValueRow(t.id, v))),
   );
   await repo.insertTextVariables(
     trx,
-    plans.flatMap((p) => p.variables.map((variable_id) => ({ text_id: textId(p), variable_id }))),
+    created.flatMap((t) => t.variableIds.map((variable_id) => ({ text_id: t.id, variable_id }))),
   );
-  return rowIds;
-}
-
-/** A planned text as it is once inserted with row id `id` (for the change log). */
-export function plannedEntity(row: NewTextRow, id: number, planned: PlannedContent): TextEntity {
-  return {
-    row: { position: 0, notes: '', tags: '[]', integrated: 0, ...row, id } as TextRow,
-    plurals: planned.plurals,
-    tags: planned.tags,
-    variants: planned.variants,
-    variableIds: [...planned.variables].sort((a, b) => a - b),
-  };
+  return created;
 }

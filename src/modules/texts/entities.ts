@@ -1,38 +1,19 @@
-import type { StoredPlural, TextRow, TextVariantRow } from '../../db/schema.js';
-import { parseStoredPlurals } from './plurals.js';
+import type { NewTextRow, TextRow, TextVariantRow } from '../../db/schema.js';
+import { parseStoredPlurals, serializePlurals } from './plurals.js';
+import type { NewText, TextEntity, TextFieldChanges, VariantValue } from './texts.types.js';
 
 /**
- * Components and text items as the shared core sees them: the `texts` row with its JSON parsed,
- * its variant values and its listed variables. Rows never leave the texts and components modules.
+ * Rows to domain types and back: the only place that knows both. Every read of the core turns
+ * rows into `TextEntity` here, every write turns domain values into columns here.
  */
-export type TextKind = TextRow['kind'];
-
-export interface VariantValue {
-  /** Row id of the variant. */
-  variantId: number;
-  text: string;
-  richText: string | null;
-  plurals: StoredPlural[] | null;
-  status: string;
-  assigneeId: number | null;
-  notes: string;
-  characterLimit: number | null;
-}
-
-export interface TextEntity {
-  row: TextRow;
-  plurals: StoredPlural[] | null;
-  tags: string[];
-  /** In variant creation order (variant row id). */
-  variants: VariantValue[];
-  /** Row ids of the listed variables, in variable creation order. */
-  variableIds: number[];
-}
 
 export interface TextVariableRow {
   text_id: number;
   variable_id: number;
 }
+
+/** The columns of `texts` a read needs: all but the workspace and the timestamps. */
+export type TextColumns = Omit<TextRow, 'workspace_id' | 'created_at' | 'updated_at'>;
 
 export const toVariantValue = (row: TextVariantRow): VariantValue => ({
   variantId: row.variant_id,
@@ -45,21 +26,44 @@ export const toVariantValue = (row: TextVariantRow): VariantValue => ({
   characterLimit: row.character_limit,
 });
 
+/** A `texts` row as a component or text item, without its variant values and variables yet. */
+export function toEntity(row: TextColumns): TextEntity {
+  const common = {
+    id: row.id,
+    developerId: row.developer_id,
+    text: row.text,
+    richText: row.rich_text,
+    plurals: parseStoredPlurals(row.plurals),
+    notes: row.notes,
+    characterLimit: row.character_limit,
+    status: row.status,
+    assigneeId: row.assignee_id,
+    tags: row.tags === '[]' ? [] : (JSON.parse(row.tags) as string[]),
+    integrated: row.integrated === 1,
+    variants: [] as VariantValue[],
+    variableIds: [] as number[],
+  };
+  if (row.kind === 'component') return { kind: 'component', ...common, name: row.name ?? '', folderId: row.folder_id };
+  return {
+    kind: 'text_item',
+    ...common,
+    projectId: row.project_id as number,
+    blockId: row.block_id,
+    position: row.position,
+    baseTextItemId: row.base_text_item_id,
+    componentId: row.component_id,
+  };
+}
+
 /** Groups the rows of three queries into entities, in memory, with maps rather than per-row queries. */
 export function assembleEntities(
-  texts: readonly TextRow[],
+  texts: readonly TextColumns[],
   variants: readonly TextVariantRow[],
   variables: readonly TextVariableRow[],
 ): TextEntity[] {
   const byId = new Map<number, TextEntity>();
   const entities = texts.map((row) => {
-    const entity: TextEntity = {
-      row,
-      plurals: parseStoredPlurals(row.plurals),
-      tags: row.tags === '[]' ? [] : (JSON.parse(row.tags) as string[]),
-      variants: [],
-      variableIds: [],
-    };
+    const entity = toEntity(row);
     byId.set(row.id, entity);
     return entity;
   });
@@ -78,9 +82,64 @@ export const variantValueRow = (textId: number, value: VariantValue) => ({
   variant_id: value.variantId,
   text: value.text,
   rich_text: value.richText,
-  plurals: value.plurals === null || value.plurals.length === 0 ? null : JSON.stringify(value.plurals),
+  plurals: serializePlurals(value.plurals),
   status: value.status,
   assignee_id: value.assigneeId,
   notes: value.notes,
   character_limit: value.characterLimit,
 });
+
+export type TextChanges = Partial<Omit<TextRow, 'id' | 'workspace_id' | 'kind' | 'created_at'>>;
+
+/** The columns of changed fields (only those given). */
+export function textColumns(changes: TextFieldChanges): TextChanges {
+  const out: TextChanges = {};
+  const set = <K extends keyof TextChanges>(column: K, value: TextChanges[K] | undefined) => {
+    if (value !== undefined) out[column] = value;
+  };
+  set('text', changes.text);
+  set('rich_text', changes.richText);
+  if (changes.plurals !== undefined) out.plurals = serializePlurals(changes.plurals);
+  set('notes', changes.notes);
+  set('character_limit', changes.characterLimit);
+  set('status', changes.status);
+  set('assignee_id', changes.assigneeId);
+  if (changes.tags !== undefined) out.tags = JSON.stringify(changes.tags);
+  if (changes.integrated !== undefined) out.integrated = changes.integrated ? 1 : 0;
+  set('name', changes.name);
+  set('folder_id', changes.folderId);
+  set('block_id', changes.blockId);
+  set('position', changes.position);
+  set('base_text_item_id', changes.baseTextItemId);
+  set('component_id', changes.componentId);
+  return out;
+}
+
+/** The `texts` row of a new text; every row has the same columns, for multi-row inserts. */
+export function newTextRow(workspaceId: number, text: NewText, at: string): NewTextRow {
+  const component = text.kind === 'component' ? text : null;
+  const item = text.kind === 'text_item' ? text : null;
+  return {
+    workspace_id: workspaceId,
+    kind: text.kind,
+    developer_id: text.developerId,
+    name: component?.name ?? null,
+    folder_id: component?.folderId ?? null,
+    project_id: item?.projectId ?? null,
+    block_id: item?.blockId ?? null,
+    base_text_item_id: item?.baseTextItemId ?? null,
+    component_id: item?.componentId ?? null,
+    position: item?.position ?? 0,
+    text: text.text,
+    rich_text: text.richText,
+    plurals: serializePlurals(text.plurals),
+    notes: text.notes,
+    tags: JSON.stringify(text.tags),
+    status: text.status,
+    assignee_id: text.assigneeId,
+    character_limit: text.characterLimit,
+    integrated: text.integrated ? 1 : 0,
+    created_at: at,
+    updated_at: at,
+  };
+}

@@ -1,8 +1,7 @@
 import { badRequest } from '../../http/errors.js';
 import { variantNotFoundMessage } from './content.js';
-import type { TextEntity, VariantValue } from './entities.js';
 import type { ParsedFilter } from './filter.parse.js';
-import type { OwnerSelection } from './records.js';
+import type { OwnerSelection, TextEntity, VariantValue } from './texts.types.js';
 
 export { type FilterKey, type ParsedFilter, parseFilter } from './filter.parse.js';
 
@@ -101,12 +100,11 @@ export function selectRecords(
     (statuses === null || statuses.has(status)) && (assigneeId === undefined || assigneeId === assignee);
 
   return (entity) => {
-    const { row } = entity;
-    if (filter.folders && !filter.folders.has(row.folder_id)) return null;
-    if (filter.integrated !== null && (row.integrated === 1) !== filter.integrated) return null;
+    if (filter.folders && entity.kind === 'component' && !filter.folders.has(entity.folderId)) return null;
+    if (filter.integrated !== null && entity.integrated !== filter.integrated) return null;
     if (filter.tags && !tagsMatch(entity.tags, filter.tags)) return null;
     const free = exempt(entity);
-    if (!free && !workflowMatches(row.status, row.assignee_id)) return null;
+    if (!free && !workflowMatches(entity.status, entity.assigneeId)) return null;
     let variants: VariantValue[] = entity.variants;
     if (!filter.allVariants) variants = variants.filter((v) => filter.variantIds.has(v.variantId));
     if (!free) variants = variants.filter((v) => workflowMatches(v.status, v.assigneeId));

@@ -1,10 +1,17 @@
 /**
  * The texts core: what components and text items share (they are one `texts` table, see
- * docs/storage.md). Everything another module may use is exported here; the files behind it are
- * the core's own. Components and text items build on the planning, storage and record functions;
- * every other module (exports, the v0/v1 API, the Swift driver, style guides) reads through a
- * `TextSelection` and the value types, and changes texts only through `TextCascades`.
+ * docs/storage.md). Everything another module may use is exported here, in domain types
+ * (`Component`, `TextItem`, `VariantValue`, texts.types.ts); rows and SQL stay behind it.
+ *
+ * - Reads: one reader for both kinds (`createTextsReader`): GET /components, GET /textItems, the
+ *   exports, the v0/v1 API and the Swift driver select through it.
+ * - Writes of components and text items: planning (`planContents`, `planUpdates`), storage
+ *   (`createTexts`, `applyUpdatePlans`, the loaders below) and the change log's fields
+ *   (`textChanges`), run inside the caller's `writes.write`.
+ * - Other modules' writes change texts only through `TextCascades` and `textPositions`.
  */
+
+// Writes of components and text items.
 export {
   type PluralInput,
   pluralCollision,
@@ -15,42 +22,32 @@ export {
 } from './content.js';
 export { loadWriteContext, type WriteContextDeps } from './context.js';
 export {
-  contentRow,
+  createTexts,
   type ExistingTexts,
-  insertPlanned,
   loadExistingTexts,
   type PlannedContent,
   planContents,
-  plannedEntity,
 } from './create.js';
-export type { TextEntity, TextKind, VariantValue } from './entities.js';
-export {
-  type FilterContext,
-  type FilterKey,
-  type ParsedFilter,
-  parseFilter,
-  resolveFilter,
-  selectRecords,
-} from './filter.js';
+export { type FilterKey, type ParsedFilter, parseFilter } from './filter.parse.js';
 export { detachInstances, showInstances } from './instances.js';
 export { inCldrOrder, isPluralForm, PLURAL_FORMS, splitPluralRecordId } from './plurals.js';
-export {
-  baseOwner,
-  byDeveloperId,
-  type Owner,
-  type OwnerSelection,
-  type RecordContext,
-  serializeRecords,
-  type TextSelection,
-} from './records.js';
-export { SnapshotCache } from './snapshot.js';
+export { baseOwner, type Owner } from './records.js';
+// What other modules' writes do to texts.
 export { createTextCascades, type TextCascades } from './texts.cascades.js';
 export { type FieldLookups, type FieldLookupsLoader, textChanges } from './texts.fields.js';
 export { type TextPositions, textPositions } from './texts.positions.js';
-/** Storage of components and text items, for the two modules built on the core. */
-export * as textStore from './texts.repository.js';
-export { chunks, type TextChanges } from './texts.repository.js';
+export { createTextsReader, type TextsReaderDeps } from './texts.reader.js';
+export {
+  deleteTexts,
+  derivedItems,
+  developerIdsByRowIds,
+  existingDeveloperIds,
+  itemsOfContainer,
+  loadTextsByDeveloperIds,
+  updateTextFields,
+} from './texts.repository.js';
 export { contentSchemas, RichTextQuery } from './texts.schemas.js';
+export * from './texts.types.js';
 export {
   applyUpdatePlans,
   type ContentUpdateInput,

@@ -1,8 +1,8 @@
 import type { Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
-import { type TextEntity, type VariantValue, variantValueRow } from './entities.js';
-import { serializePlurals } from './plurals.js';
+import { variantValueRow } from './entities.js';
 import * as repo from './texts.repository.js';
+import type { Component, TextItem, VariantValue } from './texts.types.js';
 
 /**
  * Linked instances: a text item published to the library, or linked to a
@@ -17,7 +17,7 @@ import * as repo from './texts.repository.js';
  * has none; instance values of variants the component lacks stay as they are. The component's
  * listed variables join the instance's, so its placeholders resolve.
  */
-export function readThrough(instance: TextEntity, component: TextEntity): TextEntity {
+export function readThrough(instance: TextItem, component: Component): TextItem {
   const own = new Map(instance.variants.map((v) => [v.variantId, v]));
   for (const value of component.variants) {
     const mine = own.get(value.variantId);
@@ -29,14 +29,10 @@ export function readThrough(instance: TextEntity, component: TextEntity): TextEn
   const variants: VariantValue[] = [...own.values()].sort((a, b) => a.variantId - b.variantId);
   const variableIds = [...new Set([...instance.variableIds, ...component.variableIds])].sort((a, b) => a - b);
   return {
-    row: {
-      ...instance.row,
-      text: component.row.text,
-      rich_text: component.row.rich_text,
-      plurals: component.row.plurals,
-    },
+    ...instance,
+    text: component.text,
+    richText: component.richText,
     plurals: component.plurals,
-    tags: instance.tags,
     variants,
     variableIds,
   };
@@ -44,24 +40,31 @@ export function readThrough(instance: TextEntity, component: TextEntity): TextEn
 
 export interface ShownText {
   /** The text as its records show it (`readThrough` for an instance). */
-  entity: TextEntity;
+  entity: TextItem;
   /** The component an instance reads through from. */
-  component?: TextEntity;
+  component?: Component;
 }
 
-/** Text items as their records show them, loading the components of the instances among them. */
+/**
+ * Text items as their records show them, loading the components of the instances among them
+ * with their values of `variantIds` (the values the items were read with).
+ */
 export async function showInstances(
   db: Executor,
   workspaceId: number,
-  items: readonly TextEntity[],
+  items: readonly TextItem[],
+  variantIds: 'all' | readonly number[] = 'all',
 ): Promise<ShownText[]> {
-  const componentIds = items.flatMap((e) => e.row.component_id ?? []);
+  const componentIds = items.flatMap((e) => e.componentId ?? []);
   if (componentIds.length === 0) return items.map((entity) => ({ entity }));
-  const components = new Map(
-    (await repo.loadTextsByRowIds(db, workspaceId, 'component', componentIds)).map((c) => [c.row.id, c]),
-  );
+  const loaded = await repo.loadTextsByRowIds(db, workspaceId, 'component', componentIds);
+  if (variantIds !== 'all') {
+    const wanted = new Set(variantIds);
+    for (const component of loaded) component.variants = component.variants.filter((v) => wanted.has(v.variantId));
+  }
+  const components = new Map(loaded.map((c) => [c.id, c]));
   return items.map((item) => {
-    const component = item.row.component_id === null ? undefined : components.get(item.row.component_id);
+    const component = item.componentId === null ? undefined : components.get(item.componentId);
     return component ? { entity: readThrough(item, component), component } : { entity: item };
   });
 }
@@ -74,34 +77,34 @@ export async function showInstances(
 export async function detachInstances(
   db: Executor,
   workspaceId: number,
-  components: readonly TextEntity[],
-): Promise<{ before: TextEntity; after: TextEntity }[]> {
-  const byId = new Map(components.map((c) => [c.row.id, c]));
+  components: readonly Component[],
+): Promise<{ before: TextItem; after: TextItem }[]> {
+  const byId = new Map(components.map((c) => [c.id, c]));
   const instances = await repo.loadInstances(
     db,
     workspaceId,
-    components.map((c) => c.row.id),
+    components.map((c) => c.id),
   );
   if (instances.length === 0) return [];
   const updatedAt = now();
   const variantRows = [];
   const variableRows = [];
-  const detached: { before: TextEntity; after: TextEntity }[] = [];
+  const detached: { before: TextItem; after: TextItem }[] = [];
   for (const instance of instances) {
-    const shown = readThrough(instance, byId.get(instance.row.component_id as number) as TextEntity);
-    detached.push({ before: shown, after: { ...shown, row: { ...shown.row, component_id: null } } });
-    await repo.updateText(db, workspaceId, instance.row.id, {
-      text: shown.row.text,
-      rich_text: shown.row.rich_text,
-      plurals: serializePlurals(shown.plurals),
-      component_id: null,
-      updated_at: updatedAt,
-    });
-    for (const value of shown.variants) variantRows.push(variantValueRow(instance.row.id, value));
-    for (const variableId of shown.variableIds)
-      variableRows.push({ text_id: instance.row.id, variable_id: variableId });
+    const shown = readThrough(instance, byId.get(instance.componentId as number) as Component);
+    detached.push({ before: shown, after: { ...shown, componentId: null } });
+    const { text, richText, plurals } = shown;
+    await repo.updateTextFields(
+      db,
+      workspaceId,
+      [instance.id],
+      { text, richText, plurals, componentId: null },
+      updatedAt,
+    );
+    for (const value of shown.variants) variantRows.push(variantValueRow(instance.id, value));
+    for (const variableId of shown.variableIds) variableRows.push({ text_id: instance.id, variable_id: variableId });
   }
-  const instanceIds = instances.map((i) => i.row.id);
+  const instanceIds = instances.map((i) => i.id);
   await repo.deleteVariantValues(db, instanceIds, null);
   await repo.insertVariantValues(db, variantRows);
   await repo.deleteTextVariables(db, instanceIds);

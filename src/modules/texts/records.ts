@@ -1,8 +1,7 @@
-import type { PluralForm, StoredPlural } from '../../db/schema.js';
 import { type RichTextMode, richTextOf } from '../../richtext/index.js';
 import { usedVariables } from '../../text/placeholders.js';
-import type { TextEntity, VariantValue } from './entities.js';
 import { inCldrOrder, pluralRecordId } from './plurals.js';
+import type { OwnerSelection, PluralForm, TextEntity, TextValue } from './texts.types.js';
 
 /**
  * API records of components and text items (pure). One record per base text, per variant value
@@ -35,28 +34,8 @@ export interface RecordContext {
   richText: RichTextMode | null;
 }
 
-/** Which records of one entity a request wants: its base text and which of its variant values. */
-export interface OwnerSelection {
-  base: boolean;
-  variants: readonly VariantValue[];
-}
-
-/** The entities a fetch or export selected, in response order, and the records wanted of each. */
-export interface TextSelection {
-  entities: readonly TextEntity[];
-  select: (entity: TextEntity) => OwnerSelection | null;
-}
-
 /** The base text or a variant value: what owns a primary record and its plural form records. */
-export interface Owner {
-  text: string;
-  richText: string | null;
-  plurals: StoredPlural[] | null;
-  notes: string;
-  characterLimit: number | null;
-  status: string;
-  assigneeId: number | null;
-}
+export type Owner = TextValue;
 
 /** One record before rendering: enough for the JSON records and for exporters. */
 export interface RecordSource {
@@ -70,22 +49,8 @@ export interface RecordSource {
   owner: Owner;
 }
 
-/** Developer IDs compare by code unit, the same on both databases whatever their collation. */
-export const byDeveloperId = (a: TextEntity, b: TextEntity) =>
-  a.row.developer_id < b.row.developer_id ? -1 : a.row.developer_id > b.row.developer_id ? 1 : 0;
-
-export function baseOwner(entity: TextEntity): Owner {
-  const { row } = entity;
-  return {
-    text: row.text,
-    richText: row.rich_text,
-    plurals: entity.plurals,
-    notes: row.notes,
-    characterLimit: row.character_limit,
-    status: row.status,
-    assigneeId: row.assignee_id,
-  };
-}
+/** The base text's value: the text itself, which carries the same fields as a variant value. */
+export const baseOwner = (entity: TextEntity): Owner => entity;
 
 /** The records of one owner (base text or variant value): the primary record, then plural forms in CLDR order. */
 function ownerSources(developerId: string, owner: Owner, variantId: string | null): RecordSource[] {
@@ -105,7 +70,7 @@ export function recordSources(
   selection: OwnerSelection,
   variantDeveloperIds: ReadonlyMap<number, string>,
 ): RecordSource[] {
-  const developerId = entity.row.developer_id;
+  const developerId = entity.developerId;
   return [
     ...(selection.base ? ownerSources(developerId, baseOwner(entity), null) : []),
     ...selection.variants.flatMap((v) => ownerSources(developerId, v, variantDeveloperIds.get(v.variantId) ?? null)),
@@ -124,11 +89,10 @@ function ownerJson(
 ): string {
   const listed = entity.variableIds.flatMap((id) => context.variableNames.get(id) ?? []);
   const assignee = owner.assigneeId === null ? null : (context.emails.get(owner.assigneeId) ?? null);
-  // Tags are written by the write path with JSON.stringify, so the stored text is canonical JSON.
-  const middle = `"notes":${str(owner.notes)},"characterLimit":${owner.characterLimit},"tags":${entity.row.tags},"integrated":${entity.row.integrated === 1}`;
+  const middle = `"notes":${str(owner.notes)},"characterLimit":${owner.characterLimit},"tags":${str(entity.tags)},"integrated":${entity.integrated}`;
   const tail = `"variantId":${str(variantId)}`;
   const end = `${extra && `${extra},`}"status":${str(owner.status)},"assignee":${str(assignee)}}`;
-  return ownerSources(entity.row.developer_id, owner, variantId)
+  return ownerSources(entity.developerId, owner, variantId)
     .map((source) => {
       const rich = context.richText ? `,"richText":${str(richTextOf(source, context.richText))}` : '';
       const variableIds = listed.length === 0 ? '[]' : str(usedVariables([source.text], listed));

@@ -1,9 +1,9 @@
 import type { Transaction } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import type { Change } from '../changes/index.js';
-import type { TextEntity } from './entities.js';
 import { type FieldLookups, type FieldLookupsLoader, referencedTextIds, textChanges } from './texts.fields.js';
 import * as repo from './texts.repository.js';
+import type { TextEntity, TextFieldChanges } from './texts.types.js';
 
 type Trx = Transaction<Database>;
 
@@ -42,10 +42,7 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
     return entities.flatMap((entity) => textChanges(entity, next(entity), lookups));
   }
 
-  const withRow = (entity: TextEntity, row: Partial<TextEntity['row']>): TextEntity => ({
-    ...entity,
-    row: { ...entity.row, ...row },
-  });
+  const withFields = (entity: TextEntity, changes: TextFieldChanges) => ({ ...entity, ...changes }) as TextEntity;
 
   return {
     lookupsFor,
@@ -61,7 +58,7 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
       const wanted = new Set(keys);
       const used = new Set<string>();
       for (const e of entities) {
-        if (wanted.has(e.row.status)) used.add(e.row.status);
+        if (wanted.has(e.status)) used.add(e.status);
         for (const v of e.variants) if (wanted.has(v.status)) used.add(v.status);
       }
       return keys.filter((key) => used.has(key));
@@ -75,7 +72,7 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
         workspaceId,
         await repo.textsWithStatuses(trx, workspaceId, [...mapping.keys()]),
         (e) => ({
-          ...withRow(e, { status: to(e.row.status) }),
+          ...withFields(e, { status: to(e.status) }),
           variants: e.variants.map((v) => ({ ...v, status: to(v.status) })),
         }),
         async () => {
@@ -92,7 +89,7 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
         trx,
         workspaceId,
         refs,
-        (e) => withRow(e, { folder_id: to }),
+        (e) => withFields(e, { folderId: to }),
         () =>
           repo.updateTexts(
             trx,
@@ -111,7 +108,7 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
         trx,
         workspaceId,
         refs,
-        (e) => withRow(e, { block_id: null }),
+        (e) => withFields(e, { blockId: null }),
         () =>
           repo.updateTexts(
             trx,
@@ -152,18 +149,18 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
           ? new Set<number>()
           : new Set((await repo.textsWhere(trx, workspaceId, { containerIds: [baseId] })).map((r) => r.id));
       const foreign = entities.filter(
-        (e) => e.row.base_text_item_id !== null && !baseItems.has(e.row.base_text_item_id),
+        (e) => e.kind === 'text_item' && e.baseTextItemId !== null && !baseItems.has(e.baseTextItemId),
       );
       return cascade(
         trx,
         workspaceId,
-        foreign.map((e) => ({ id: e.row.id, kind: e.row.kind })),
-        (e) => withRow(e, { base_text_item_id: null }),
+        foreign.map((e) => ({ id: e.id, kind: e.kind })),
+        (e) => withFields(e, { baseTextItemId: null }),
         () =>
           repo.updateTexts(
             trx,
             workspaceId,
-            foreign.map((e) => e.row.id),
+            foreign.map((e) => e.id),
             { base_text_item_id: null },
           ),
       );

@@ -1,8 +1,8 @@
-import type { Executor, StoredPlural } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
 import type { Change, ChangeKind } from '../changes/index.js';
 import { changeOf, type Fields } from '../changes/index.js';
-import type { TextEntity, TextKind, VariantValue } from './entities.js';
 import { inCldrOrder } from './plurals.js';
+import type { PluralText, TextEntity, TextKind, VariantValue } from './texts.types.js';
 
 /**
  * Components and text items as the change log records them: fields named as in their GET
@@ -30,7 +30,7 @@ export const changeKindOf = (kind: TextKind): ChangeKind => (kind === 'component
 /** The change log's identity of a text: stable across its life, shared by its variant values. */
 export const textRef = (kind: TextKind, rowId: number) => `${changeKindOf(kind)}:${rowId}`;
 
-const pluralsField = (plurals: readonly StoredPlural[] | null) =>
+const pluralsField = (plurals: readonly PluralText[] | null) =>
   plurals && plurals.length > 0
     ? inCldrOrder(plurals).map((p) =>
         p.richText ? { form: p.form, text: p.text, richText: p.richText } : { form: p.form, text: p.text },
@@ -41,25 +41,26 @@ const ref = (map: ReadonlyMap<number, string>, id: number | null) => (id === nul
 
 /** The base text's fields. */
 export function baseFields(entity: TextEntity, lookups: FieldLookups): Fields {
-  const { row } = entity;
   const common = {
-    text: row.text,
-    richText: row.rich_text,
+    text: entity.text,
+    richText: entity.richText,
     plurals: pluralsField(entity.plurals),
-    notes: row.notes,
-    characterLimit: row.character_limit,
+    notes: entity.notes,
+    characterLimit: entity.characterLimit,
     tags: entity.tags,
-    integrated: row.integrated === 1,
+    integrated: entity.integrated,
     variableIds: entity.variableIds.flatMap((id) => lookups.variables.get(id) ?? []),
-    status: row.status,
-    assignee: ref(lookups.users, row.assignee_id),
+    status: entity.status,
+    assignee: ref(lookups.users, entity.assigneeId),
   };
-  if (row.kind === 'component') return { name: row.name, folderId: ref(lookups.folders, row.folder_id), ...common };
+  if (entity.kind === 'component') {
+    return { name: entity.name, folderId: ref(lookups.folders, entity.folderId), ...common };
+  }
   return {
-    projectId: ref(lookups.containers, row.project_id),
-    blockId: ref(lookups.blocks, row.block_id),
-    baseTextItemId: ref(lookups.texts, row.base_text_item_id),
-    componentId: ref(lookups.texts, row.component_id),
+    projectId: ref(lookups.containers, entity.projectId),
+    blockId: ref(lookups.blocks, entity.blockId),
+    baseTextItemId: ref(lookups.texts, entity.baseTextItemId),
+    componentId: ref(lookups.texts, entity.componentId),
     ...common,
   };
 }
@@ -84,9 +85,9 @@ export function variantFields(value: VariantValue, lookups: FieldLookups): Field
 export function textChanges(before: TextEntity | null, after: TextEntity | null, lookups: FieldLookups): Change[] {
   const entity = (after ?? before) as TextEntity;
   const identity = {
-    kind: changeKindOf(entity.row.kind),
-    ref: textRef(entity.row.kind, entity.row.id),
-    developerId: entity.row.developer_id,
+    kind: changeKindOf(entity.kind),
+    ref: textRef(entity.kind, entity.id),
+    developerId: entity.developerId,
   };
   const out: Change[] = [];
   const base = changeOf(identity, before && baseFields(before, lookups), after && baseFields(after, lookups));
@@ -109,9 +110,10 @@ export function textChanges(before: TextEntity | null, after: TextEntity | null,
 /** The text row ids a set of texts points at (base text items, components), for `lookups.texts`. */
 export function referencedTextIds(entities: readonly TextEntity[]): number[] {
   const ids = new Set<number>();
-  for (const { row } of entities) {
-    if (row.base_text_item_id !== null) ids.add(row.base_text_item_id);
-    if (row.component_id !== null) ids.add(row.component_id);
+  for (const entity of entities) {
+    if (entity.kind !== 'text_item') continue;
+    if (entity.baseTextItemId !== null) ids.add(entity.baseTextItemId);
+    if (entity.componentId !== null) ids.add(entity.componentId);
   }
   return [...ids];
 }

@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
-import type { Executor, NewTextRow, TextRow, TextVariantsTable } from '../../db/schema.js';
-import { assembleEntities, type TextEntity, type TextKind, type TextVariableRow } from './entities.js';
+import type { Executor, NewTextRow, TextVariantsTable } from '../../db/schema.js';
+import { assembleEntities, type TextChanges, type TextColumns, type TextVariableRow, textColumns } from './entities.js';
+import type { TextEntity, TextFieldChanges, TextItem, TextKind, TextOfKind } from './texts.types.js';
 
 /**
  * SQL of the texts shared core: reads load whole sets of texts in three queries (texts, their
@@ -21,12 +22,40 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
 /** Rows per multi-row insert for a table of `columns` columns. */
 const rowsPerInsert = (columns: number) => Math.max(1, Math.floor(MAX_PARAMETERS / columns));
 
+/** The columns a read turns into a `TextEntity` (not `SELECT *`: the timestamps are never read). */
+export const TEXT_COLUMNS = [
+  'id',
+  'kind',
+  'developer_id',
+  'name',
+  'folder_id',
+  'project_id',
+  'block_id',
+  'base_text_item_id',
+  'component_id',
+  'position',
+  'text',
+  'rich_text',
+  'plurals',
+  'notes',
+  'tags',
+  'status',
+  'assignee_id',
+  'character_limit',
+  'integrated',
+] as const satisfies readonly (keyof TextColumns)[];
+
 type TextFilter = { developerIds?: readonly string[]; componentIds?: readonly number[]; rowIds?: readonly number[] };
 
-async function loadWhere(db: Executor, workspaceId: number, kind: TextKind, where: TextFilter): Promise<TextEntity[]> {
+async function loadWhere<K extends TextKind>(
+  db: Executor,
+  workspaceId: number,
+  kind: K,
+  where: TextFilter,
+): Promise<TextOfKind<K>[]> {
   const texts = await db
     .selectFrom('texts')
-    .selectAll()
+    .select(TEXT_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('kind', '=', kind)
     .$if(where.developerIds !== undefined, (q) => q.where('developer_id', 'in', where.developerIds as string[]))
@@ -55,20 +84,17 @@ async function loadWhere(db: Executor, workspaceId: number, kind: TextKind, wher
         .where('texts.kind', '=', kind)
         .execute()
     : await db.selectFrom('text_variables').selectAll().where('text_id', 'in', textIds).execute();
-  return assembleEntities(texts, variants, variables);
+  return assembleEntities(texts, variants, variables) as TextOfKind<K>[];
 }
 
-/** Every text of one kind in the workspace, in no particular order. */
-export const loadTexts = (db: Executor, workspaceId: number, kind: TextKind) => loadWhere(db, workspaceId, kind, {});
-
 /** The texts among `developerIds` that exist; the missing ones are simply absent. */
-export async function loadTextsByDeveloperIds(
+export async function loadTextsByDeveloperIds<K extends TextKind>(
   db: Executor,
   workspaceId: number,
-  kind: TextKind,
+  kind: K,
   developerIds: readonly string[],
-): Promise<TextEntity[]> {
-  const out: TextEntity[] = [];
+): Promise<TextOfKind<K>[]> {
+  const out: TextOfKind<K>[] = [];
   for (const part of chunks([...new Set(developerIds)], IDS_PER_QUERY)) {
     out.push(...(await loadWhere(db, workspaceId, kind, { developerIds: part })));
   }
@@ -76,13 +102,13 @@ export async function loadTextsByDeveloperIds(
 }
 
 /** The texts with these row ids (of the kind); the missing ones are simply absent. */
-export async function loadTextsByRowIds(
+export async function loadTextsByRowIds<K extends TextKind>(
   db: Executor,
   workspaceId: number,
-  kind: TextKind,
+  kind: K,
   rowIds: readonly number[],
-): Promise<TextEntity[]> {
-  const out: TextEntity[] = [];
+): Promise<TextOfKind<K>[]> {
+  const out: TextOfKind<K>[] = [];
   for (const part of chunks([...new Set(rowIds)], IDS_PER_QUERY)) {
     out.push(...(await loadWhere(db, workspaceId, kind, { rowIds: part })));
   }
@@ -94,8 +120,8 @@ export async function loadInstances(
   db: Executor,
   workspaceId: number,
   componentIds: readonly number[],
-): Promise<TextEntity[]> {
-  const out: TextEntity[] = [];
+): Promise<TextOfKind<'text_item'>[]> {
+  const out: TextOfKind<'text_item'>[] = [];
   for (const part of chunks(componentIds, IDS_PER_QUERY)) {
     out.push(...(await loadWhere(db, workspaceId, 'text_item', { componentIds: part })));
   }
@@ -154,8 +180,6 @@ export async function insertVariantValues(db: Executor, rows: readonly NewVarian
 export async function insertTextVariables(db: Executor, rows: readonly TextVariableRow[]): Promise<void> {
   for (const part of chunks(rows, rowsPerInsert(2))) await db.insertInto('text_variables').values(part).execute();
 }
-
-export type TextChanges = Partial<Omit<TextRow, 'id' | 'workspace_id' | 'kind' | 'created_at'>>;
 
 export async function updateText(db: Executor, workspaceId: number, id: number, changes: TextChanges): Promise<void> {
   if (Object.keys(changes).length === 0) return;
@@ -319,6 +343,37 @@ export async function updateTexts(
   }
 }
 
+/** Sets fields of texts by row id (and `updated_at` when given). */
+export const updateTextFields = (
+  db: Executor,
+  workspaceId: number,
+  ids: readonly number[],
+  changes: TextFieldChanges,
+  updatedAt?: string,
+) => updateTexts(db, workspaceId, ids, { ...textColumns(changes), ...(updatedAt && { updated_at: updatedAt }) });
+
+/** Developer ID -> row id of the text items among `developerIds` that the container (a base) holds. */
+export async function itemsOfContainer(
+  db: Executor,
+  workspaceId: number,
+  containerId: number,
+  developerIds: readonly string[],
+): Promise<Map<string, number>> {
+  const found = new Map<string, number>();
+  for (const part of chunks([...new Set(developerIds)], IDS_PER_QUERY)) {
+    const rows = await db
+      .selectFrom('texts')
+      .select(['id', 'developer_id'])
+      .where('workspace_id', '=', workspaceId)
+      .where('kind', '=', 'text_item')
+      .where('project_id', '=', containerId)
+      .where('developer_id', 'in', part)
+      .execute();
+    for (const row of rows) found.set(row.developer_id, row.id);
+  }
+  return found;
+}
+
 /** Developer IDs of texts by row id. */
 export async function developerIdsByRowIds(
   db: Executor,
@@ -336,4 +391,15 @@ export async function developerIdsByRowIds(
     for (const row of rows) out.set(row.id, row.developer_id);
   }
   return out;
+}
+
+/** The text items that derive from any of the base text items `ids`. */
+export async function derivedItems(db: Executor, workspaceId: number, ids: readonly number[]): Promise<TextItem[]> {
+  const refs = await textsWhere(db, workspaceId, { baseTextItemIds: ids });
+  return loadTextsByRowIds(
+    db,
+    workspaceId,
+    'text_item',
+    refs.map((r) => r.id),
+  );
 }

@@ -1,4 +1,4 @@
-import type { Executor, StoredPlural, VariantRow } from '../../db/schema.js';
+import type { Executor, VariantRow } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { type AppError, badRequest } from '../../http/errors.js';
 import type { Change } from '../changes/index.js';
@@ -14,11 +14,10 @@ import {
   variableIds,
   type WriteContext,
 } from './content.js';
-import { type TextEntity, type VariantValue, variantValueRow } from './entities.js';
-import { parseStoredPlurals, serializePlurals } from './plurals.js';
+import { textColumns, variantValueRow } from './entities.js';
 import { baseOwner, type Owner } from './records.js';
-import type { TextChanges } from './texts.repository.js';
 import * as repo from './texts.repository.js';
+import type { PluralText, TextEntity, TextFieldChanges, VariantValue } from './texts.types.js';
 
 /**
  * The PATCH of components and text items: only provided fields change, with a body-level
@@ -38,10 +37,10 @@ export interface ContentUpdateInput {
   variables?: string[];
 }
 
-/** What one update writes: base columns, the body's variant value, the listed variables. */
+/** What one update writes: base fields, the body's variant value, the listed variables. */
 export interface UpdatePlan {
   entity: TextEntity;
-  changes: TextChanges;
+  changes: TextFieldChanges;
   variantValue: VariantValue | null;
   variables: number[] | null;
 }
@@ -52,8 +51,8 @@ export interface UpdateRules<U> {
   exists: (developerId: string) => boolean;
   /** Checks of the kind that come before the fields (an instance's text is its component's). */
   check?: (update: U, entity: TextEntity, at: string) => void;
-  /** The kind's own columns of one update (folder, block), checked. */
-  own?: (update: U, entity: TextEntity, at: string) => TextChanges;
+  /** The kind's own fields of one update (folder, block), checked. */
+  own?: (update: U, entity: TextEntity, at: string) => TextFieldChanges;
 }
 
 /**
@@ -72,8 +71,8 @@ function applyContent(context: WriteContext, owner: Owner, update: ContentUpdate
     const stored = next.plurals?.[0];
     if (stored) Object.assign(next, { text: stored.text, richText: stored.richText ?? null });
   } else if (update.text !== undefined && next.plurals) {
-    const [first, ...rest] = next.plurals as [StoredPlural, ...StoredPlural[]];
-    const rewritten: StoredPlural = { form: first.form, text: next.text };
+    const [first, ...rest] = next.plurals as [PluralText, ...PluralText[]];
+    const rewritten: PluralText = { form: first.form, text: next.text };
     if (next.richText !== null) rewritten.richText = next.richText;
     next.plurals = [rewritten, ...rest];
   }
@@ -92,8 +91,8 @@ function freshVariantValue(context: WriteContext, entity: TextEntity, variant: V
   const copyPlurals = u.text === undefined && u.plurals === undefined;
   return {
     variantId: variant.id,
-    text: entity.row.text,
-    richText: entity.row.rich_text,
+    text: entity.text,
+    richText: entity.richText,
     plurals: copyPlurals ? entity.plurals : null,
     status: defaultStatus(context.statuses),
     assigneeId: null,
@@ -114,7 +113,6 @@ export function planUpdates<U extends ContentUpdateInput>(
   rules: UpdateRules<U>,
 ): UpdatePlan[] {
   const seen = new Set<string>();
-  const updatedAt = now();
   return updates.map((u, index): UpdatePlan => {
     const at = `updates[${index}]`;
     if (seen.has(u.developerId)) {
@@ -125,7 +123,7 @@ export function planUpdates<U extends ContentUpdateInput>(
     if (!entity) throw rules.notFound(u.developerId);
     rules.check?.(u, entity, at);
 
-    const changes: TextChanges = {};
+    const changes: TextFieldChanges = {};
     let variantValue: VariantValue | null = null;
     let basePlurals = entity.plurals;
     let pluralsChange = u.plurals !== undefined;
@@ -139,15 +137,16 @@ export function planUpdates<U extends ContentUpdateInput>(
       const next = applyContent(context, baseOwner(entity), u, at);
       basePlurals = next.plurals;
       if (u.text !== undefined || u.plurals !== undefined) {
-        Object.assign(changes, { text: next.text, rich_text: next.richText, plurals: serializePlurals(next.plurals) });
+        const plurals = next.plurals && next.plurals.length > 0 ? next.plurals : null;
+        Object.assign(changes, { text: next.text, richText: next.richText, plurals });
       }
       if (u.status !== undefined) changes.status = next.status;
-      if (u.assignee !== undefined) changes.assignee_id = next.assigneeId;
+      if (u.assignee !== undefined) changes.assigneeId = next.assigneeId;
       if (u.notes !== undefined) changes.notes = next.notes;
-      if (u.characterLimit !== undefined) changes.character_limit = next.characterLimit;
+      if (u.characterLimit !== undefined) changes.characterLimit = next.characterLimit;
     }
-    if (u.tags !== undefined) changes.tags = JSON.stringify(u.tags);
-    if (u.integrated !== undefined) changes.integrated = u.integrated ? 1 : 0;
+    if (u.tags !== undefined) changes.tags = u.tags;
+    if (u.integrated !== undefined) changes.integrated = u.integrated;
     if (rules.own) Object.assign(changes, rules.own(u, entity, at));
     const variables = u.variables === undefined ? null : variableIds(context, u.variables, `${at}.variables`);
 
@@ -158,7 +157,6 @@ export function planUpdates<U extends ContentUpdateInput>(
       if (collision) throw badRequest(`${at}: ${collision}`);
     }
 
-    if (Object.keys(changes).length > 0 || variantValue || variables) changes.updated_at = updatedAt;
     return { entity, changes, variantValue, variables };
   });
 }
@@ -170,8 +168,13 @@ export async function applyUpdatePlans(
   plans: readonly UpdatePlan[],
   variant: VariantRow | null,
 ): Promise<void> {
-  for (const plan of plans) await repo.updateText(trx, workspaceId, plan.entity.row.id, plan.changes);
-  const values = plans.flatMap((p) => (p.variantValue ? [variantValueRow(p.entity.row.id, p.variantValue)] : []));
+  const updatedAt = now();
+  for (const plan of plans) {
+    const columns = textColumns(plan.changes);
+    if (Object.keys(columns).length > 0 || plan.variantValue || plan.variables) columns.updated_at = updatedAt;
+    await repo.updateText(trx, workspaceId, plan.entity.id, columns);
+  }
+  const values = plans.flatMap((p) => (p.variantValue ? [variantValueRow(p.entity.id, p.variantValue)] : []));
   if (variant && values.length > 0) {
     await repo.deleteVariantValues(
       trx,
@@ -183,11 +186,11 @@ export async function applyUpdatePlans(
   const listed = plans.filter((p) => p.variables !== null);
   await repo.deleteTextVariables(
     trx,
-    listed.map((p) => p.entity.row.id),
+    listed.map((p) => p.entity.id),
   );
   await repo.insertTextVariables(
     trx,
-    listed.flatMap((p) => (p.variables ?? []).map((variable_id) => ({ text_id: p.entity.row.id, variable_id }))),
+    listed.flatMap((p) => (p.variables ?? []).map((variable_id) => ({ text_id: p.entity.id, variable_id }))),
   );
 }
 
@@ -220,17 +223,15 @@ export async function targetVariant(
 /** The text as a plan leaves it (for the change log). */
 export function updatedEntity(plan: UpdatePlan): TextEntity {
   const { entity, changes, variantValue, variables } = plan;
-  const row = { ...entity.row, ...changes };
   const variants = variantValue
     ? [...entity.variants.filter((v) => v.variantId !== variantValue.variantId), variantValue].sort(
         (a, b) => a.variantId - b.variantId,
       )
     : entity.variants;
   return {
-    row,
-    plurals: changes.plurals === undefined ? entity.plurals : parseStoredPlurals(changes.plurals),
-    tags: changes.tags === undefined ? entity.tags : (JSON.parse(changes.tags as string) as string[]),
+    ...entity,
+    ...changes,
     variants,
     variableIds: variables === null ? entity.variableIds : [...variables].sort((a, b) => a - b),
-  };
+  } as TextEntity;
 }

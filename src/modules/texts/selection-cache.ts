@@ -1,13 +1,12 @@
 /**
- * Loaded workspace state kept between requests, keyed by the workspace's content revision.
+ * What the texts reader has read, kept between requests and keyed by the workspace's content
+ * revision (src/modules/texts/texts.reader.ts): the one cache of reads of components and text items.
  *
  * Every content write advances the revision in its own transaction (src/modules/changes/write-path.ts) and
- * authentication reads it, so a snapshot loaded for revision R holds data at least as new as R:
- * a request authenticated at R or earlier may use it, a request at a newer revision reloads.
- * The largest fetches (every component with every variant) then skip the database and reuse the
- * JSON written for earlier requests. Concurrent requests share one load. Memory is bounded by a
- * weight budget (the number of texts held), least recently used out first; the newest snapshot
- * is always kept.
+ * authentication reads it, so a read made for revision R holds data at least as new as R: a
+ * request authenticated at R or earlier may use it, a request at a newer revision reads again.
+ * Concurrent requests share one read. Memory is bounded by a weight budget (the number of texts
+ * and variant values held), least recently used out first; the newest entry is always kept.
  */
 interface Entry<T> {
   revision: number;
@@ -15,7 +14,7 @@ interface Entry<T> {
   weight: number;
 }
 
-export class SnapshotCache<T> {
+export class SelectionCache<T> {
   readonly #entries = new Map<string, Entry<T>>();
 
   constructor(

@@ -1,0 +1,100 @@
+import type { RichTextMode } from '../../richtext/index.js';
+import { selectRecords } from './filter.js';
+import { type ReadBasis, readComponents, readTextItems, type TextsReaderDeps } from './reader.kinds.js';
+import { type RecordContext, serializeRecords } from './records.js';
+import { SelectionCache } from './selection-cache.js';
+import type {
+  OwnerSelection,
+  TextEntity,
+  TextKind,
+  TextOfKind,
+  TextQuery,
+  TextSelection,
+  TextsReader,
+} from './texts.types.js';
+
+export type { TextsReaderDeps };
+
+/** A selection as read for one revision, with the JSON written for its records so far. */
+interface Read {
+  entities: TextEntity[];
+  select: (entity: TextEntity) => OwnerSelection | null;
+  recordContext: Omit<RecordContext, 'richText'>;
+  extraJson: (entity: TextEntity) => string;
+  json: Record<RichTextMode | 'plain', WeakMap<object, Buffer>>;
+}
+
+/** Texts and variant values held by the cached reads of all workspaces together (about 2 KB each). */
+const MAX_CACHED_TEXTS = 200_000;
+
+/**
+ * The one reader of components and text items: GET /components, GET /textItems, the exports, the
+ * v0/v1 API and the Swift driver all read through it. A query is resolved against the workspace
+ * (an unknown variant, status, folder, project or user is a 400), selected in SQL
+ * (selection.repository.ts), and kept for the workspace's revision: every write advances the
+ * revision in its transaction and authentication reads it, so a read kept for revision R holds
+ * data at least as new as R. A repeated query at that revision (another `richText` mode, the
+ * same export) reuses the texts and the JSON already written for them.
+ */
+export function createTextsReader(deps: TextsReaderDeps): TextsReader {
+  const cache = new SelectionCache<Read>(MAX_CACHED_TEXTS, (read) =>
+    read.entities.reduce((sum, e) => sum + 1 + e.variants.length, 0),
+  );
+
+  async function basis(workspaceId: number): Promise<ReadBasis> {
+    const { db } = deps;
+    const [statuses, variants, variables, userIds] = await Promise.all([
+      deps.statuses.keys(db, workspaceId),
+      deps.variants.listVariants(db, workspaceId),
+      deps.variables.listVariables(db, workspaceId),
+      deps.accounts.userIdsByEmail(workspaceId),
+    ]);
+    return {
+      filterContext: { statuses, variants: new Map(variants.map((v) => [v.developer_id, v.id])), userIds },
+      recordContext: {
+        variantDeveloperIds: new Map(variants.map((v) => [v.id, v.developer_id])),
+        variableNames: new Map(variables.map((v) => [v.id, v.name])),
+        emails: new Map([...userIds].map(([email, id]) => [id, email])),
+      },
+    };
+  }
+
+  async function load(workspaceId: number, query: TextQuery): Promise<Read> {
+    const common = basis(workspaceId);
+    // A failed lookup must not leave the other promise unobserved.
+    common.catch(() => undefined);
+    const read = query.kind === 'component' ? readComponents : readTextItems;
+    const kind = await read(deps, workspaceId, query, common);
+    return {
+      entities: kind.entities,
+      select: selectRecords(kind.filter, kind.exempt),
+      recordContext: (await common).recordContext,
+      extraJson: kind.extraJson,
+      json: { plain: new WeakMap(), html: new WeakMap(), html_paragraphs: new WeakMap() },
+    };
+  }
+
+  const keyOf = (workspaceId: number, q: TextQuery) =>
+    `${workspaceId}:${q.kind}:${q.sort ?? 'id'}:${q.allVariantValues === true}:${JSON.stringify(q.filter)}`;
+
+  const get = (workspaceId: number, revision: number, query: TextQuery) =>
+    cache.get(keyOf(workspaceId, query), revision, () => load(workspaceId, query));
+
+  return {
+    async select<K extends TextKind>(workspaceId: number, revision: number, query: TextQuery<K>) {
+      const { entities, select } = await get(workspaceId, revision, query);
+      return { entities, select } as unknown as TextSelection<TextOfKind<K>>;
+    },
+
+    async records(workspaceId: number, revision: number, query: TextQuery, richText: RichTextMode | null) {
+      const read = await get(workspaceId, revision, query);
+      return serializeRecords(
+        read.entities,
+        { ...read.recordContext, richText },
+        read.select,
+        read.extraJson,
+        read.json[richText ?? 'plain'],
+      );
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import type { PluralForm, StoredPlural } from '../../db/schema.js';
+import type { RichTextMode } from '../../richtext/index.js';
+import type { ParsedFilter } from './filter.parse.js';
+
+/**
+ * Components and text items as every module sees them: the domain types of the texts core.
+ * Components and text items are one table (see docs/storage.md); these types are what its rows
+ * mean, with JSON parsed, flags as booleans and references as row ids. Rows themselves never
+ * leave src/modules/texts/ (`npm run check:boundaries` enforces it).
+ */
+
+export type TextKind = 'component' | 'text_item';
+
+export type { PluralForm };
+
+/** One plural form of a text: `richText` only when the text is rich. */
+export type PluralText = StoredPlural;
+
+/** What the base text and each variant value carry: the content of one record and its plural records. */
+export interface TextValue {
+  text: string;
+  /** Stored markup, null for plain text. */
+  richText: string | null;
+  /** Null when the text has no plural forms. */
+  plurals: PluralText[] | null;
+  notes: string;
+  characterLimit: number | null;
+  status: string;
+  /** User row id. */
+  assigneeId: number | null;
+}
+
+/** A text's value of one variant. */
+export interface VariantValue extends TextValue {
+  /** Row id of the variant. */
+  variantId: number;
+}
+
+/** What components and text items share: the base text, its variant values and listed variables. */
+export interface TextCommon extends TextValue {
+  /** Row id: the identity of the text inside this server (references, the change log). */
+  id: number;
+  developerId: string;
+  tags: string[];
+  integrated: boolean;
+  /** In variant creation order (variant row id). */
+  variants: VariantValue[];
+  /** Row ids of the listed variables, in variable creation order. */
+  variableIds: number[];
+}
+
+export interface Component extends TextCommon {
+  kind: 'component';
+  name: string;
+  /** Row id of the folder, null at the library root. */
+  folderId: number | null;
+}
+
+export interface TextItem extends TextCommon {
+  kind: 'text_item';
+  /** Row id of the project or base that holds the item. */
+  projectId: number;
+  /** Row id of the block, null outside blocks. */
+  blockId: number | null;
+  /** Place in the project's custom order (`sort=project_order`). */
+  position: number;
+  /** Row id of the base text item it derives from. */
+  baseTextItemId: number | null;
+  /** Row id of the component it is a linked instance of. */
+  componentId: number | null;
+}
+
+/** A component or a text item. */
+export type TextEntity = Component | TextItem;
+
+export type TextOfKind<K extends TextKind> = Extract<TextEntity, { kind: K }>;
+
+/** A text not written yet: everything but its row id. */
+export type NewText = Omit<Component, 'id'> | Omit<TextItem, 'id'>;
+
+/** The fields an update or a cascade may change; the rest of a text is fixed once created. */
+export type TextFieldChanges = Partial<
+  TextValue &
+    Pick<TextCommon, 'tags' | 'integrated'> &
+    Pick<Component, 'name' | 'folderId'> &
+    Pick<TextItem, 'blockId' | 'position' | 'baseTextItemId' | 'componentId'>
+>;
+
+/** Which records of one text a request wants: its base text and which of its variant values. */
+export interface OwnerSelection {
+  base: boolean;
+  variants: readonly VariantValue[];
+}
+
+/** The texts a fetch or export selected, in response order, and the records wanted of each. */
+export interface TextSelection<T extends TextEntity = TextEntity> {
+  entities: readonly T[];
+  /** A method, so that a selection of one kind is a selection of texts. */
+  select(entity: T): OwnerSelection | null;
+}
+
+/**
+ * What a read asks the texts core for: one kind, the request's filter (already parsed), and for
+ * text items the order. The reader selects in SQL what it can (kind, containers or folders,
+ * integrated, base status and assignee, the variant values the filter names) and the rest
+ * (tags, variant status) as it walks the result.
+ */
+export interface TextQuery<K extends TextKind = TextKind> {
+  kind: K;
+  filter: ParsedFilter;
+  /** Text items: `id` (developer ID, the default) or the projects' custom order. */
+  sort?: 'id' | 'project_order';
+  /**
+   * Also load every variant value, not only those the filter selects (the Swift driver's
+   * accessors take their arguments from all of them). `select` still answers the filter.
+   */
+  allVariantValues?: boolean;
+}
+
+/** The one reader of components and text items (src/modules/texts/texts.reader.ts). */
+export interface TextsReader {
+  /** The texts a query selects, as domain types, in response order. */
+  select<K extends TextKind>(
+    workspaceId: number,
+    revision: number,
+    query: TextQuery<K>,
+  ): Promise<TextSelection<TextOfKind<K>>>;
+  /** The GET records of a query as the bytes of a JSON array. */
+  records(workspaceId: number, revision: number, query: TextQuery, richText: RichTextMode | null): Promise<Buffer>;
+}
