@@ -19,6 +19,14 @@ module.exports = {
       },
     },
     {
+      name: 'text-rows-stay-in-texts',
+      comment:
+        'The rows of texts, text_variants and text_variables belong to the texts core: every other module works from its domain types (src/modules/texts/texts.types.ts), never a row.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(db|modules/texts)/' },
+      to: { path: '^src/db/schema[.]texts[.]ts$' },
+    },
+    {
       name: 'shared-code-stays-below-modules',
       comment: 'db/, formats/, richtext/, shared/ and text/ are used by modules and never use them.',
       severity: 'error',

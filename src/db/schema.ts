@@ -1,16 +1,17 @@
-import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { ColumnType, Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type { TextsTable, TextVariablesTable, TextVariantsTable } from './schema.texts.js';
 
 /**
  * The tables as Kysely sees them. Booleans are stored as 0/1 and JSON as text on both databases,
  * so that rows read the same on SQLite and PostgreSQL (see docs/storage.md).
  */
 
-type Bool = number;
-type Json = string;
-type Timestamp = string;
-type Id = Generated<number>;
+export type Bool = number;
+export type Json = string;
+export type Timestamp = string;
+export type Id = Generated<number>;
 /** A column with a database default: optional on insert. */
-type Defaulted<T> = ColumnType<T, T | undefined, T>;
+export type Defaulted<T> = ColumnType<T, T | undefined, T>;
 
 export interface WorkspacesTable {
   id: Id;
@@ -112,57 +113,6 @@ export interface StoredPlural {
 
 export type PluralForm = 'zero' | 'one' | 'two' | 'few' | 'many' | 'other';
 
-/**
- * Components and text items share this table (`kind`), because they carry the same content:
- * text, rich text, plurals, variant values, variables, status, assignee, tags and limits.
- */
-export interface TextsTable {
-  id: Id;
-  workspace_id: number;
-  kind: 'component' | 'text_item';
-  developer_id: string;
-  /** Components only. */
-  name: string | null;
-  /** Components only. */
-  folder_id: number | null;
-  /** Text items only: the project or base that holds the item. */
-  project_id: number | null;
-  block_id: number | null;
-  base_text_item_id: number | null;
-  /** Text items only: the component this item is a linked instance of. */
-  component_id: number | null;
-  /** Custom order within the project (sort=project_order). */
-  position: Defaulted<number>;
-  text: string;
-  rich_text: string | null;
-  plurals: Json | null;
-  notes: Defaulted<string>;
-  tags: Defaulted<Json>;
-  status: string;
-  assignee_id: number | null;
-  character_limit: number | null;
-  integrated: Defaulted<Bool>;
-  created_at: Timestamp;
-  updated_at: Timestamp;
-}
-
-export interface TextVariantsTable {
-  text_id: number;
-  variant_id: number;
-  text: string;
-  rich_text: string | null;
-  plurals: Json | null;
-  status: string;
-  assignee_id: number | null;
-  notes: Defaulted<string>;
-  character_limit: number | null;
-}
-
-export interface TextVariablesTable {
-  text_id: number;
-  variable_id: number;
-}
-
 export interface StyleguidesTable {
   id: Id;
   workspace_id: number;
@@ -258,9 +208,6 @@ export interface Database {
 /** What a repository takes as its first argument: the database or an open transaction. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
-export type TextRow = Selectable<TextsTable>;
-export type NewTextRow = Insertable<TextsTable>;
-export type TextVariantRow = Selectable<TextVariantsTable>;
 export type VariantRow = Selectable<VariantsTable>;
 export type VariableRow = Selectable<VariablesTable>;
 export type FolderRow = Selectable<ComponentFoldersTable>;

@@ -1,4 +1,4 @@
-import type { NewTextRow, TextRow, TextVariantRow } from '../../db/schema.js';
+import type { NewTextRow, TextRow, TextVariantRow } from '../../db/schema.texts.js';
 import { parseStoredPlurals, serializePlurals } from './plurals.js';
 import type { NewText, TextEntity, TextFieldChanges, VariantValue } from './texts.types.js';
 

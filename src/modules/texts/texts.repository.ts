@@ -1,5 +1,6 @@
 import type { Insertable } from 'kysely';
-import type { Executor, NewTextRow, TextVariantsTable } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
+import type { NewTextRow, TextVariantsTable } from '../../db/schema.texts.js';
 import { assembleEntities, type TextChanges, type TextColumns, type TextVariableRow, textColumns } from './entities.js';
 import type { TextEntity, TextFieldChanges, TextItem, TextKind, TextOfKind } from './texts.types.js';
 
