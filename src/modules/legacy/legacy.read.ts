@@ -44,7 +44,7 @@ export interface LegacyReadDeps {
   workspace: Pick<WorkspaceService, 'get'>;
 }
 
-/** Who reads: the key's workspace and the content revision it was authenticated at (snapshots key on it). */
+/** Who reads: the key's workspace and the content revision it was authenticated at (the texts reader keys its reads on it). */
 export interface Reader {
   workspaceId: number;
   revision: number;
@@ -59,7 +59,7 @@ export type ComponentScope =
 
 /**
  * The read side of the v0 and v1 APIs: thin adapters from their parameters to the shared texts
- * core (the same snapshots as the v2 fetches) and to the exporters, in the legacy bodies.
+ * core (the same reader as the v2 fetches) and to the exporters, in the legacy bodies.
  */
 export function createLegacyReader(deps: LegacyReadDeps) {
   const { db } = deps;

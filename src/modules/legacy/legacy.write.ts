@@ -16,7 +16,7 @@ export interface LegacyWriteDeps {
   workspace: Pick<WorkspaceService, 'get'>;
 }
 
-/** A write of the v0/v1 API: the key's scope, and the revision its snapshot reads are made at. */
+/** A write of the v0/v1 API: the key's scope, and the revision its reads through the texts reader are made at. */
 export type Writer = WriteScope & { revision: number };
 
 /**

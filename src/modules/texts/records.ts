@@ -8,21 +8,6 @@ import type { OwnerSelection, PluralForm, TextEntity, TextValue } from './texts.
  * and per plural form: plural records are `<developerId>_<form>`, variant
  * records keep the base record's id and set `variantId`.
  */
-export interface TextRecord {
-  id: string;
-  text: string;
-  richText?: string;
-  notes: string;
-  characterLimit: number | null;
-  tags: string[];
-  integrated: boolean;
-  variableIds: string[];
-  variantId: string | null;
-  pluralForm: PluralForm | null;
-  status: string;
-  assignee: string | null;
-}
-
 export interface RecordContext {
   /** Variant row id -> developer ID. */
   variantDeveloperIds: ReadonlyMap<number, string>;
@@ -37,7 +22,7 @@ export interface RecordContext {
 /** The base text or a variant value: what owns a primary record and its plural form records. */
 export type Owner = TextValue;
 
-/** One record before rendering: enough for the JSON records and for exporters. */
+/** One record before rendering. */
 export interface RecordSource {
   id: string;
   text: string;
@@ -62,19 +47,6 @@ function ownerSources(developerId: string, owner: Owner, variantId: string | nul
     out.push({ id, text: plural.text, richText: plural.richText ?? null, pluralForm: plural.form, variantId, owner });
   }
   return out;
-}
-
-/** The records of one entity in response order: the base before its variants (in variant creation order). */
-export function recordSources(
-  entity: TextEntity,
-  selection: OwnerSelection,
-  variantDeveloperIds: ReadonlyMap<number, string>,
-): RecordSource[] {
-  const developerId = entity.developerId;
-  return [
-    ...(selection.base ? ownerSources(developerId, baseOwner(entity), null) : []),
-    ...selection.variants.flatMap((v) => ownerSources(developerId, v, variantDeveloperIds.get(v.variantId) ?? null)),
-  ];
 }
 
 const str = JSON.stringify;
