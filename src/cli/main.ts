@@ -5,20 +5,24 @@ import { migrateToLatest } from '../db/migrate.js';
 import { AppError } from '../http/errors.js';
 import { serve } from '../server.js';
 import { createServices, type Services } from '../services.js';
+import { registerWorkspaceCommands } from './workspace-commands.js';
 
 export interface CliIo {
   out: (text: string) => void;
   err: (text: string) => void;
   env: NodeJS.ProcessEnv;
+  /** A terminal to draw progress on (written as is, no newline added); none: no progress bar. */
+  terminal?: (text: string) => void;
 }
 
 const defaultIo: CliIo = {
   out: (text) => process.stdout.write(`${text}\n`),
   err: (text) => process.stderr.write(`${text}\n`),
   env: process.env,
+  terminal: process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
 };
 
-type Json = { json?: boolean };
+export type Json = { json?: boolean };
 
 /**
  * The administrator's tool. Every command reads DATABASE_URL like the server, brings the schema up
@@ -101,6 +105,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       const result = await withServices((s) => s.accounts.createWorkspace(options.name));
       print(options, result, `Created workspace ${result.id}`);
     });
+
+  registerWorkspaceCommands(workspace, { io, withServices, print, workspaceId });
 
   const user = program.command('user').description('manage users');
   user

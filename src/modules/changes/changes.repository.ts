@@ -17,6 +17,12 @@ export async function advanceRevision(trx: Transaction<Database>, workspaceId: n
     .execute();
 }
 
+/** The workspace's content revision now: what the reader's cache and the ETags are keyed on. */
+export async function readRevision(db: Executor, workspaceId: number): Promise<number | undefined> {
+  const row = await db.selectFrom('workspaces').select('revision').where('id', '=', workspaceId).executeTakeFirst();
+  return row === undefined ? undefined : Number(row.revision);
+}
+
 const COLUMNS = [
   'workspace_id',
   'at',

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
-import { deleteChangesBefore, listChanges } from './changes.repository.js';
+import { deleteChangesBefore, listChanges, readRevision } from './changes.repository.js';
 import { CHANGE_KINDS, type ChangeKind, type RecordedChange } from './changes.types.js';
 
 export interface HistoryQuery {
@@ -78,7 +78,12 @@ export function createHistoryService(deps: { db: Kysely<Database>; retentionDays
     return deleteChangesBefore(db, new Date(now - deps.retentionDays * DAY_MS).toISOString());
   }
 
-  return { list, purgeExpired };
+  return {
+    list,
+    purgeExpired,
+    /** The workspace's revision, for readers outside a request (the CLI); undefined: no such workspace. */
+    revisionOf: (workspaceId: number) => readRevision(db, workspaceId),
+  };
 }
 
 export type HistoryService = ReturnType<typeof createHistoryService>;

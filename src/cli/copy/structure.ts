@@ -1,0 +1,237 @@
+import type { WriteScope } from '../../modules/changes/index.js';
+import type { Services } from '../../services.js';
+import type { Report } from './report.js';
+import type { Snapshot } from './snapshot.js';
+
+/**
+ * Everything the texts refer to, written before them: settings, users, the workflow, variants,
+ * variables, folders, bases, projects and blocks. Each is created when missing and updated when
+ * it differs; a record already equal to the source's is not written at all.
+ */
+
+export interface StructureContext {
+  services: Services;
+  scope: WriteScope;
+  batch: number;
+  report: Report;
+}
+
+export function chunks<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+export async function copySettings(ctx: StructureContext, source: Snapshot, target: Snapshot, rename: boolean) {
+  const from = source.workspace;
+  if (!from) {
+    ctx.report.skip('workspace settings: the source has no GET /workspace');
+    return;
+  }
+  const update = {
+    ...(rename && { name: from.name }),
+    ...(from.baseLanguage !== undefined && { baseLanguage: from.baseLanguage }),
+    ...(from.libraryDeveloperMode !== undefined && { libraryDeveloperMode: from.libraryDeveloperMode }),
+  };
+  const before = target.workspace;
+  await ctx.services.workspace.update(ctx.scope, update);
+  const changed = Object.entries(update).some(([k, v]) => (before as Record<string, unknown>)[k] !== v);
+  ctx.report.count('workspace', changed ? 'updated' : 'unchanged');
+}
+
+/** The source's users, and anyone a record is assigned to: assignees must be users of the workspace. */
+export async function copyUsers(ctx: StructureContext, source: Snapshot, target: Snapshot) {
+  const have = new Set((target.users ?? []).map((u) => u.email.toLowerCase()));
+  const wanted = new Map((source.users ?? []).map((u) => [u.email.toLowerCase(), u.name]));
+  for (const r of [...source.components, ...source.textItems]) {
+    if (r.assignee && !wanted.has(r.assignee.toLowerCase())) wanted.set(r.assignee.toLowerCase(), '');
+  }
+  for (const [email, name] of wanted) {
+    if (have.has(email)) {
+      ctx.report.count('users', 'unchanged');
+      continue;
+    }
+    await ctx.services.accounts.createUser({ workspaceId: ctx.scope.workspaceId, email, name: name || undefined });
+    ctx.report.count('users', 'created');
+  }
+}
+
+export async function copyStatuses(ctx: StructureContext, source: Snapshot, target: Snapshot) {
+  if (same(source.statuses, target.statuses)) return ctx.report.count('statuses', 'unchanged');
+  const kept = new Set(source.statuses.map((s) => s.id));
+  const first = source.statuses[0]?.id;
+  const reassign = Object.fromEntries(
+    target.statuses.filter((s) => !kept.has(s.id) && first !== undefined).map((s) => [s.id, first as string]),
+  );
+  await ctx.services.statuses.replace(ctx.scope, { statuses: source.statuses, reassign });
+  ctx.report.count('statuses', 'updated');
+}
+
+export async function copyVariants(ctx: StructureContext, source: Snapshot, target: Snapshot) {
+  const have = new Map(target.variants.map((v) => [v.id, v]));
+  const missing = source.variants.filter((v) => !have.has(v.id));
+  for (const part of chunks(missing, ctx.batch)) {
+    await ctx.services.variants.create(
+      ctx.scope,
+      part.map((v) => ({ developerId: v.id, name: v.name, description: v.description, localeCode: v.localeCode })),
+    );
+  }
+  ctx.report.count('variants', 'created', missing.length);
+  const changed = source.variants.filter((v) => have.has(v.id) && !same(v, have.get(v.id)));
+  for (const part of chunks(changed, ctx.batch)) {
+    await ctx.services.variants.update(
+      ctx.scope,
+      part.map((v) => ({ developerId: v.id, name: v.name, description: v.description, localeCode: v.localeCode })),
+    );
+  }
+  ctx.report.count('variants', 'updated', changed.length);
+  ctx.report.count('variants', 'unchanged', source.variants.length - missing.length - changed.length);
+}
+
+export async function copyVariables(ctx: StructureContext, source: Snapshot, target: Snapshot) {
+  const have = new Map(target.variables.map((v) => [v.id, v]));
+  const missing = source.variables.filter((v) => !have.has(v.id));
+  for (const part of chunks(missing, ctx.batch)) {
+    await ctx.services.variables.create(
+      ctx.scope,
+      part.map((v) => ({ name: v.name, type: v.type, data: v.data }) as never),
+    );
+  }
+  ctx.report.count('variables', 'created', missing.length);
+  const changed = source.variables.filter((v) => have.has(v.id) && !same(v, have.get(v.id)));
+  const retyped = changed.filter((v) => have.get(v.id)?.type !== v.type);
+  for (const v of retyped) ctx.report.skip(`variable ${v.id}: its type differs here and a type cannot change`);
+  const updates = changed.filter((v) => !retyped.includes(v));
+  for (const part of chunks(updates, ctx.batch)) {
+    await ctx.services.variables.update(
+      ctx.scope,
+      part.map((v) => ({ developerId: v.id, data: v.data })),
+    );
+  }
+  ctx.report.count('variables', 'updated', updates.length);
+  ctx.report.count('variables', 'unchanged', source.variables.length - missing.length - changed.length);
+}
+
+/** Folders parent first, so that every parent exists when its children are created. */
+export async function copyFolders(ctx: StructureContext, source: Snapshot, target: Snapshot) {
+  const have = new Map(target.folders.map((f) => [f.id, f]));
+  const byId = new Map(source.folders.map((f) => [f.id, f]));
+  const ordered: Snapshot['folders'] = [];
+  const placed = new Set<string>();
+  const place = (id: string, path: Set<string>) => {
+    const folder = byId.get(id);
+    if (!folder || placed.has(id) || path.has(id)) return;
+    path.add(id);
+    if (folder.parentId !== null) place(folder.parentId, path);
+    placed.add(id);
+    ordered.push(folder);
+  };
+  for (const f of source.folders) place(f.id, new Set());
+  const missing = ordered.filter((f) => !have.has(f.id));
+  for (const part of chunks(missing, ctx.batch)) {
+    await ctx.services.folders.create(
+      ctx.scope,
+      part.map((f) => ({ developerId: f.id, name: f.name, ...(f.parentId !== null && { parentId: f.parentId }) })),
+    );
+  }
+  ctx.report.count('folders', 'created', missing.length);
+  for (const f of source.folders) {
+    const there = have.get(f.id);
+    if (!there) continue;
+    if (same(f, there)) ctx.report.count('folders', 'unchanged');
+    else ctx.report.skip(`folder ${f.id}: its name or parent differs here, and folders cannot be renamed or moved`);
+  }
+}
+
+export async function copyContainers(ctx: StructureContext, source: Snapshot, target: Snapshot) {
+  const { services, scope, report } = ctx;
+  if (source.bases === undefined) {
+    const referenced = new Set(source.projects.flatMap((p) => p.baseId ?? []));
+    if (referenced.size > 0) report.skip('bases: the source has no GET /bases; projects keep no base');
+  }
+  const bases = source.bases ?? [];
+  const haveBases = new Map((target.bases ?? []).map((b) => [b.id, b]));
+  const newBases = bases.filter((b) => !haveBases.has(b.id));
+  for (const part of chunks(newBases, ctx.batch)) {
+    await services.projects.createBases(
+      scope,
+      part.map((b) => ({ developerId: b.id, name: b.name })),
+    );
+  }
+  report.count('bases', 'created', newBases.length);
+  for (const b of bases) {
+    const there = haveBases.get(b.id);
+    if (!there) continue;
+    if (there.name === b.name) report.count('bases', 'unchanged');
+    else report.skip(`base ${b.id}: its name differs here, and bases cannot be renamed`);
+  }
+
+  const knownBases = new Set([...bases.map((b) => b.id), ...haveBases.keys()]);
+  const wanted = source.projects.map((p) => ({
+    developerId: p.id,
+    name: p.name,
+    baseId: p.baseId && knownBases.has(p.baseId) ? p.baseId : null,
+    developerMode: p.developerMode ?? false,
+  }));
+  const haveProjects = new Map(target.projects.map((p) => [p.id, p]));
+  const newProjects = wanted.filter((p) => !haveProjects.has(p.developerId));
+  for (const part of chunks(newProjects, ctx.batch)) await services.projects.createProjects(scope, part);
+  report.count('projects', 'created', newProjects.length);
+  const changed = wanted.filter((p) => {
+    const there = haveProjects.get(p.developerId);
+    return (
+      there &&
+      !same([there.name, there.baseId ?? null, there.developerMode ?? false], [p.name, p.baseId, p.developerMode])
+    );
+  });
+  for (const part of chunks(changed, ctx.batch)) await services.projects.updateProjects(scope, part);
+  report.count('projects', 'updated', changed.length);
+  report.count('projects', 'unchanged', wanted.length - newProjects.length - changed.length);
+}
+
+/**
+ * Blocks of each project. A source without GET /projectBlocks still names blocks on its text
+ * items (`blockName`): those are created under ids made from their names.
+ */
+export async function copyBlocks(ctx: StructureContext, source: Snapshot, target: Snapshot) {
+  const { services, scope, report } = ctx;
+  const blocks = source.blocks ?? blocksFromItems(source);
+  if (!source.blocks) report.skip('block ids: the source has no GET /projectBlocks; blocks are named after blockName');
+  for (const [projectId, list] of blocks) {
+    const have = new Map((target.blocks?.get(projectId) ?? []).map((b) => [b.id, b]));
+    const haveNames = new Set((target.blocks?.get(projectId) ?? []).map((b) => b.name));
+    const missing = source.blocks ? list.filter((b) => !have.has(b.id)) : list.filter((b) => !haveNames.has(b.name));
+    for (const part of chunks(missing, ctx.batch)) {
+      await services.blocks.create(
+        scope,
+        projectId,
+        part.map((b) => (source.blocks ? { developerId: b.id, name: b.name } : { name: b.name })),
+      );
+    }
+    report.count('blocks', 'created', missing.length);
+    if (!source.blocks) continue;
+    const renamed = list.filter((b) => have.has(b.id) && have.get(b.id)?.name !== b.name);
+    if (renamed.length > 0) {
+      await services.blocks.update(
+        scope,
+        projectId,
+        renamed.map((b) => ({ developerId: b.id, name: b.name })),
+      );
+    }
+    report.count('blocks', 'updated', renamed.length);
+    report.count('blocks', 'unchanged', list.length - missing.length - renamed.length);
+  }
+}
+
+function blocksFromItems(source: Snapshot) {
+  const blocks = new Map<string, { id: string; name: string }[]>();
+  for (const r of source.textItems) {
+    if (!r.projectId || !r.blockName || r.variantId !== null) continue;
+    const list = blocks.get(r.projectId) ?? [];
+    if (!list.some((b) => b.name === r.blockName)) list.push({ id: '', name: r.blockName });
+    blocks.set(r.projectId, list);
+  }
+  return blocks;
+}

@@ -1,0 +1,111 @@
+import { describe, expect, it } from 'vitest';
+import { main } from '../../src/cli/main.js';
+import { listen } from '../clients/real-server.js';
+import { apiClient, createWorkspace, setupApp } from '../helpers/app.js';
+import { onPostgres, tempSqlitePath, testDatabaseConfig } from '../helpers/database.js';
+import { everyGet, seedWorkspace } from './workspace-fixture.js';
+
+// The source is a real server on SQLite; the copy writes into this suite's database (PostgreSQL
+// when DATABASE_URL names one), so on PostgreSQL this is the move from one database to the other.
+const source = await setupApp({ database: { kind: 'sqlite', path: tempSqlitePath('copydesk-source-') } });
+const server = await listen(source);
+const target = await setupApp({ database: testDatabaseConfig() });
+const env = { DATABASE_URL: onPostgres() ? String(process.env.DATABASE_URL) : sqliteUrlOf(target) };
+
+function sqliteUrlOf(ctx: typeof target): string {
+  const config = ctx.config.database;
+  if (config.kind !== 'sqlite') throw new Error('expected SQLite');
+  return config.path;
+}
+
+async function copydesk(...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env });
+  return { code, out, err };
+}
+
+const lastJson = (lines: string[]) => JSON.parse(lines.at(-1) as string);
+
+describe('copydesk workspace copy', () => {
+  it('reproduces every GET of the source byte for byte, and a second run writes nothing', async () => {
+    const from = await createWorkspace(source, 'Source');
+    await source.services.accounts.createUser({ workspaceId: from.id, email: 'ed@example.com', name: 'Ed' });
+    await seedWorkspace(from.api, 'ed@example.com');
+
+    const first = await copydesk('workspace', 'copy', '--from', server.origin, '--key', from.key, '--json');
+    expect(first.err).toEqual([]);
+    expect(first.code).toBe(0);
+    const summary = lastJson(first.out).summary;
+    // Progress lines come before the summary, one JSON document each.
+    expect(JSON.parse(first.out[0] as string)).toEqual({ phase: 'reading the source', done: 0, total: 1 });
+    expect(summary.notCarried).toEqual([]);
+    expect(summary.counts.textItems.created).toBe(11);
+    expect(summary.counts.components.created).toBe(5);
+
+    const { key } = await target.services.accounts.createKey({
+      workspaceId: summary.workspaceId,
+      email: 'ed@example.com',
+    });
+    const copy = apiClient(target.app, key);
+    const compare = async () => {
+      for (const url of everyGet(['web', 'mobile'])) {
+        const [a, b] = [await from.api.get(url), await copy.get(url)];
+        expect({ url, status: b.status, body: b.raw.body }).toEqual({ url, status: a.status, body: a.raw.body });
+      }
+    };
+    await compare();
+
+    const history = async () => (await copy.get('history?limit=1000')).body.changes.length;
+    const before = await history();
+    const second = await copydesk(
+      'workspace',
+      'copy',
+      '--from',
+      `${server.origin}/v2/`,
+      '--key',
+      from.key,
+      '--into',
+      String(summary.workspaceId),
+      '--json',
+    );
+    expect(second.code).toBe(0);
+    const again = lastJson(second.out).summary;
+    for (const [kind, tally] of Object.entries(again.counts as Record<string, { created: number; updated: number }>)) {
+      expect({ kind, created: tally.created, updated: tally.updated }).toEqual({ kind, created: 0, updated: 0 });
+    }
+    expect(await history()).toBe(before);
+    await compare();
+
+    // A change at the source is carried by the next run, and only that change.
+    await from.api.patch('textItems', { updates: [{ developerId: 'web.ok', text: 'Okay', tags: ['new'] }] });
+    await from.api.post('textItems', { projectId: 'web', textItems: [{ developerId: 'web.new', text: 'New' }] });
+    await from.api.put('projectOrder', { projectId: 'web', textItemIds: ['web.new'] });
+    const third = await copydesk(
+      'workspace',
+      'copy',
+      '--from',
+      server.origin,
+      '--key',
+      from.key,
+      '--into',
+      String(summary.workspaceId),
+      '--json',
+    );
+    expect(third.code).toBe(0);
+    const counts = lastJson(third.out).summary.counts;
+    expect(counts.textItems).toEqual({ created: 1, updated: 1, unchanged: 10 });
+    await compare();
+  });
+
+  it('names the problem when the source refuses the key or the workspace does not exist', async () => {
+    const refused = await copydesk('workspace', 'copy', '--from', server.origin, '--key', 'nope', '--json');
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.err[0] as string).error).toMatch(/refused the key \(401\)/);
+    const missing = await copydesk('workspace', 'copy', '--from', server.origin, '--key', 'k', '--into', '99999999');
+    expect(missing.code).toBe(1);
+    expect(missing.err[0]).toMatch(/Workspace 99999999 not found/);
+    const badUrl = await copydesk('workspace', 'copy', '--from', 'ftp://x', '--key', 'k');
+    expect(badUrl.err[0]).toMatch(/--from: 'ftp:\/\/x' is not an http or https URL/);
+  });
+});
