@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
@@ -6,7 +6,7 @@ import { conflict } from '../../http/errors.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
-import type { WritePath, WriteScope } from '../changes/index.js';
+import type { Change, PlannedWrite, WritePath, WriteScope } from '../changes/index.js';
 import type { FoldersService } from '../folders/folders.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
 import {
@@ -32,7 +32,13 @@ import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { newComponent, planCreate } from './components.create.js';
 import { publishTextItem } from './components.publish.js';
-import type { CreateComponentsInput, PublishInput, UpdateComponentsInput } from './components.schemas.js';
+import type {
+  ComponentUpdateInput,
+  CreateComponentsInput,
+  NewComponentInput,
+  PublishInput,
+  UpdateComponentsInput,
+} from './components.schemas.js';
 import { componentNotFound, planUpdates } from './components.update.js';
 
 const ROOT = 'root';
@@ -66,34 +72,42 @@ export function createComponentsService(deps: ComponentsDeps) {
     richText: boolean,
   ) => loadWriteContext(deps, trx, workspaceId, userIds, names, richText);
 
+  /** The create of a POST (or an import) inside the caller's transaction: checked whole, then inserted. */
+  async function createIn(
+    trx: Transaction<Database>,
+    workspaceId: number,
+    input: CreateComponentsInput,
+    userIds: ReadonlyMap<string, number>,
+  ): Promise<PlannedWrite<string[]>> {
+    const components = input.components;
+    const names = {
+      variants: components.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
+      variables: components.flatMap((c) => c.variables ?? []),
+    };
+    const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
+    const tree = await deps.folders.loadFolderTree(trx, workspaceId);
+    const existing = await loadExistingTexts(
+      trx,
+      workspaceId,
+      'component',
+      components.map((c) => c.developerId),
+    );
+    const plan = planCreate(components, context, tree, existing);
+    const created = await createTexts(trx, workspaceId, plan.map(newComponent), now());
+    const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);
+    return {
+      changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
+      result: plan.map((p) => p.developerId),
+    };
+  }
+
   async function create(scope: WriteScope, input: CreateComponentsInput): Promise<string[]> {
     const { workspaceId } = scope;
-    const components = input.components;
-    if (components.length === 0) return [];
+    if (input.components.length === 0) return [];
     // Outside the transaction: the accounts service reads on its own connection.
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
     try {
-      return await writes.write(scope, async (trx) => {
-        const names = {
-          variants: components.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
-          variables: components.flatMap((c) => c.variables ?? []),
-        };
-        const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
-        const tree = await deps.folders.loadFolderTree(trx, workspaceId);
-        const existing = await loadExistingTexts(
-          trx,
-          workspaceId,
-          'component',
-          components.map((c) => c.developerId),
-        );
-        const plan = planCreate(components, context, tree, existing);
-        const created = await createTexts(trx, workspaceId, plan.map(newComponent), now());
-        const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);
-        return {
-          changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
-          result: plan.map((p) => p.developerId),
-        };
-      });
+      return await writes.write(scope, (trx) => createIn(trx, workspaceId, input, userIds));
     } catch (error) {
       // Writers to one workspace queue on its row, so this is only a safety net.
       if (isUniqueViolation(error)) throw conflict('Component already exists in workspace');
@@ -101,35 +115,68 @@ export function createComponentsService(deps: ComponentsDeps) {
     }
   }
 
-  async function update(scope: WriteScope, input: UpdateComponentsInput): Promise<void> {
-    const { workspaceId } = scope;
-    const userIds = await deps.accounts.userIdsByEmail(workspaceId);
-    await writes.write(scope, async (trx) => {
-      const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
-      const ids = input.updates.map((u) => u.developerId);
-      const entities = await loadTextsByDeveloperIds(trx, workspaceId, 'component', ids);
-      const names = { variants: [], variables: input.updates.flatMap((u) => u.variables ?? []) };
-      const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
-      const movesToFolder = input.updates.some((u) => u.folderId != null && u.folderId !== ROOT);
-      const tree = movesToFolder ? await deps.folders.loadFolderTree(trx, workspaceId) : null;
-      const pluralIds = ids.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
-      const existing = await existingDeveloperIds(trx, workspaceId, 'component', pluralIds);
-      const plans = planUpdates(
-        input.updates,
-        new Map(entities.map((e) => [e.developerId, e])),
-        variant,
-        context,
-        tree,
-        (id) => existing.has(id),
-      );
+  /** The updates of a PATCH (or an import) inside the caller's transaction: all checked, then the plan to apply. */
+  async function updatesIn(
+    trx: Transaction<Database>,
+    workspaceId: number,
+    input: UpdateComponentsInput,
+    userIds: ReadonlyMap<string, number>,
+  ): Promise<PlannedWrite<undefined>> {
+    const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
+    const ids = input.updates.map((u) => u.developerId);
+    const entities = await loadTextsByDeveloperIds(trx, workspaceId, 'component', ids);
+    const names = { variants: [], variables: input.updates.flatMap((u) => u.variables ?? []) };
+    const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
+    const movesToFolder = input.updates.some((u) => u.folderId != null && u.folderId !== ROOT);
+    const tree = movesToFolder ? await deps.folders.loadFolderTree(trx, workspaceId) : null;
+    const pluralIds = ids.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
+    const existing = await existingDeveloperIds(trx, workspaceId, 'component', pluralIds);
+    const plans = planUpdates(
+      input.updates,
+      new Map(entities.map((e) => [e.developerId, e])),
+      variant,
+      context,
+      tree,
+      (id) => existing.has(id),
+    );
 
-      const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);
-      const changes = [
-        ...(created ? [created] : []),
-        ...plans.flatMap((plan) => textChanges(plan.entity, updatedEntity(plan), lookups)),
-      ];
-      return { changes, apply: (trx) => applyUpdatePlans(trx, workspaceId, plans, variant), result: undefined };
-    });
+    const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);
+    const changes = [
+      ...(created ? [created] : []),
+      ...plans.flatMap((plan) => textChanges(plan.entity, updatedEntity(plan), lookups)),
+    ];
+    return { changes, apply: (trx) => applyUpdatePlans(trx, workspaceId, plans, variant), result: undefined };
+  }
+
+  async function update(scope: WriteScope, input: UpdateComponentsInput): Promise<void> {
+    const userIds = await deps.accounts.userIdsByEmail(scope.workspaceId);
+    await writes.write(scope, (trx) => updatesIn(trx, scope.workspaceId, input, userIds));
+  }
+
+  /**
+   * The writes of a file import, inside the import's one transaction: a create, then one PATCH
+   * per variant, each checked whole by the routes' own rules. No batch limit: that is the HTTP
+   * routes' bound on one request, and an import is as large as its file.
+   */
+  async function importIn(
+    trx: Transaction<Database>,
+    workspaceId: number,
+    userIds: ReadonlyMap<string, number>,
+    input: ComponentsImport,
+  ): Promise<Change[]> {
+    const changes: Change[] = [];
+    const richText = input.richText === 'html' ? { richText: 'html' as const } : {};
+    if (input.create.length > 0) {
+      changes.push(...(await createIn(trx, workspaceId, { components: input.create, ...richText }, userIds)).changes);
+    }
+    for (const batch of input.updates) {
+      if (batch.updates.length === 0) continue;
+      const variant = batch.variantId === undefined ? {} : { variantId: batch.variantId };
+      const planned = await updatesIn(trx, workspaceId, { updates: batch.updates, ...variant, ...richText }, userIds);
+      await planned.apply?.(trx);
+      changes.push(...planned.changes);
+    }
+    return changes;
   }
 
   /** Deletes components, all or none; their linked instances keep the text and are detached. */
@@ -186,7 +233,14 @@ export function createComponentsService(deps: ComponentsDeps) {
     return deps.reader.records(workspaceId, revision, { kind: 'component', filter }, query.richText ?? null);
   }
 
-  return { list, create, update, remove, publish };
+  return { list, create, update, remove, publish, importIn };
 }
 
 export type ComponentsService = ReturnType<typeof createComponentsService>;
+
+/** What an import writes into the library: new components, and updates of the base text or of a variant. */
+export interface ComponentsImport {
+  richText?: 'html';
+  create: NewComponentInput[];
+  updates: Array<{ variantId?: string; updates: ComponentUpdateInput[] }>;
+}

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor, VariantRow } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
@@ -6,7 +6,7 @@ import { badRequest, conflict } from '../../http/errors.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { BlocksService } from '../blocks/blocks.service.js';
-import type { WritePath, WriteScope } from '../changes/index.js';
+import type { Change, PlannedWrite, WritePath, WriteScope } from '../changes/index.js';
 import { baseNotFound, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
 import {
@@ -39,7 +39,9 @@ import { type CreateTarget, newTextItem, planCreate } from './text-items.create.
 import type {
   CreateTextItemsInput,
   ListTextItemsQuery,
+  NewTextItemInput,
   PutTextItemsInput,
+  TextItemUpdateInput,
   UpdateTextItemsInput,
 } from './text-items.schemas.js';
 import { planTextItemUpdates, textItemNotFound, translatePut, type UpdateTargets } from './text-items.update.js';
@@ -98,10 +100,40 @@ export function createTextItemsService(deps: TextItemsDeps) {
     return { container, base, blocks, baseItems };
   }
 
+  /** The create of a POST (or an import) inside the caller's transaction: checked whole, then inserted. */
+  async function createIn(
+    trx: Transaction<Database>,
+    workspaceId: number,
+    input: CreateTextItemsInput,
+    userIds: ReadonlyMap<string, number>,
+  ): Promise<PlannedWrite<string[]>> {
+    const items = input.textItems;
+    const target = await createTarget(trx, workspaceId, input);
+    const names = {
+      variants: items.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
+      variables: items.flatMap((c) => c.variables ?? []),
+    };
+    const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
+    const existing = await loadExistingTexts(
+      trx,
+      workspaceId,
+      'text_item',
+      items.map((i) => i.developerId),
+    );
+    const plan = planCreate(items, context, target, existing);
+    const position = await deps.blocks.nextItemPosition(trx, workspaceId, target.container.id);
+    const planned = plan.map((p, i) => newTextItem(target.container.id, p, position + i));
+    const created = await createTexts(trx, workspaceId, planned, now());
+    const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);
+    return {
+      changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
+      result: plan.map((p) => p.developerId),
+    };
+  }
+
   async function create(scope: WriteScope, input: CreateTextItemsInput): Promise<string[]> {
     const { workspaceId } = scope;
-    const items = input.textItems;
-    if (items.length === 0) {
+    if (input.textItems.length === 0) {
       // Nothing to write, but the container is still checked.
       await createTarget(db, workspaceId, input);
       return [];
@@ -109,29 +141,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     // Outside the transaction: the accounts service reads on its own connection.
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
     try {
-      return await writes.write(scope, async (trx) => {
-        const target = await createTarget(trx, workspaceId, input);
-        const names = {
-          variants: items.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
-          variables: items.flatMap((c) => c.variables ?? []),
-        };
-        const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
-        const existing = await loadExistingTexts(
-          trx,
-          workspaceId,
-          'text_item',
-          items.map((i) => i.developerId),
-        );
-        const plan = planCreate(items, context, target, existing);
-        const position = await deps.blocks.nextItemPosition(trx, workspaceId, target.container.id);
-        const planned = plan.map((p, i) => newTextItem(target.container.id, p, position + i));
-        const created = await createTexts(trx, workspaceId, planned, now());
-        const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);
-        return {
-          changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
-          result: plan.map((p) => p.developerId),
-        };
-      });
+      return await writes.write(scope, (trx) => createIn(trx, workspaceId, input, userIds));
     } catch (error) {
       // Writers to one workspace queue on its row, so this is only a safety net.
       if (isUniqueViolation(error)) throw conflict('Text item already exists in workspace');
@@ -150,48 +160,98 @@ export function createTextItemsService(deps: TextItemsDeps) {
   ): Promise<void> {
     const { workspaceId } = scope;
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
-    await writes.write(scope, async (trx) => {
-      const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
-      const items = await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
-      // An instance as it shows: a variant value it gains starts from the text it shows.
-      const entities = await showInstances(trx, workspaceId, items);
-      const names = { variants: [], variables };
-      const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
-      const projectIds = [...new Set(entities.map(({ entity }) => entity.projectId))];
-      const blocks = await deps.blocks.loadBlocks(trx, workspaceId, projectIds);
-      const byKey = new Map([...blocks.values()].map((b) => [`${b.projectId}:${b.developerId}`, b]));
-      const pluralIds = developerIds.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
-      const existing = await existingDeveloperIds(trx, workspaceId, 'text_item', pluralIds);
-      const positions = new Map<number, number>();
-      if (moves) {
-        for (const projectId of projectIds) {
-          positions.set(projectId, await deps.blocks.nextItemPosition(trx, workspaceId, projectId));
-        }
+    await writes.write(scope, (trx) =>
+      updatesIn(trx, workspaceId, input, developerIds, variables, moves, plan, userIds),
+    );
+  }
+
+  /** The updates of a PATCH, PUT or import inside the caller's transaction: all checked, then the plan to apply. */
+  async function updatesIn(
+    trx: Transaction<Database>,
+    workspaceId: number,
+    input: { variantId?: string; forceVariantCreation?: boolean; richText?: 'html' },
+    developerIds: readonly string[],
+    variables: readonly string[],
+    moves: boolean,
+    plan: (variant: VariantRow | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
+    userIds: ReadonlyMap<string, number>,
+  ): Promise<PlannedWrite<undefined>> {
+    const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
+    const items = await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
+    // An instance as it shows: a variant value it gains starts from the text it shows.
+    const entities = await showInstances(trx, workspaceId, items);
+    const names = { variants: [], variables };
+    const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
+    const projectIds = [...new Set(entities.map(({ entity }) => entity.projectId))];
+    const blocks = await deps.blocks.loadBlocks(trx, workspaceId, projectIds);
+    const byKey = new Map([...blocks.values()].map((b) => [`${b.projectId}:${b.developerId}`, b]));
+    const pluralIds = developerIds.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
+    const existing = await existingDeveloperIds(trx, workspaceId, 'text_item', pluralIds);
+    const positions = new Map<number, number>();
+    if (moves) {
+      for (const projectId of projectIds) {
+        positions.set(projectId, await deps.blocks.nextItemPosition(trx, workspaceId, projectId));
       }
-      const plans = plan(variant, context, {
-        entities: new Map(entities.map(({ entity }) => [entity.developerId, entity])),
-        blockOf: (projectId, developerId) => byKey.get(`${projectId}:${developerId}`),
-        componentIds: new Map(
-          entities.flatMap(({ component }) => (component ? [[component.id, component.developerId]] : [])),
-        ),
-        exists: (id) => existing.has(id),
-        takePosition: (projectId) => {
-          const position = positions.get(projectId) ?? 0;
-          positions.set(projectId, position + 1);
-          return position;
-        },
-      });
-      const lookups = await deps.texts.lookupsFor(
+    }
+    const plans = plan(variant, context, {
+      entities: new Map(entities.map(({ entity }) => [entity.developerId, entity])),
+      blockOf: (projectId, developerId) => byKey.get(`${projectId}:${developerId}`),
+      componentIds: new Map(
+        entities.flatMap(({ component }) => (component ? [[component.id, component.developerId]] : [])),
+      ),
+      exists: (id) => existing.has(id),
+      takePosition: (projectId) => {
+        const position = positions.get(projectId) ?? 0;
+        positions.set(projectId, position + 1);
+        return position;
+      },
+    });
+    const lookups = await deps.texts.lookupsFor(
+      trx,
+      workspaceId,
+      entities.map(({ entity }) => entity),
+    );
+    const changes = [
+      ...(created ? [created] : []),
+      ...plans.flatMap((p) => textChanges(p.entity, updatedEntity(p), lookups)),
+    ];
+    return { changes, apply: (trx) => applyUpdatePlans(trx, workspaceId, plans, variant), result: undefined };
+  }
+
+  /**
+   * The writes of a file import, inside the import's one transaction: a create, then one PATCH
+   * per variant, each checked whole by the routes' own rules. No batch limit: that is the HTTP
+   * routes' bound on one request, and an import is as large as its file.
+   */
+  async function importIn(
+    trx: Transaction<Database>,
+    workspaceId: number,
+    userIds: ReadonlyMap<string, number>,
+    input: TextItemsImport,
+  ): Promise<Change[]> {
+    const changes: Change[] = [];
+    const richText = input.richText === 'html' ? { richText: 'html' as const } : {};
+    if (input.create.length > 0) {
+      const create = { projectId: input.projectId, textItems: input.create, ...richText };
+      changes.push(...(await createIn(trx, workspaceId, create, userIds)).changes);
+    }
+    for (const batch of input.updates) {
+      if (batch.updates.length === 0) continue;
+      const options = { ...(batch.variantId === undefined ? {} : { variantId: batch.variantId }), ...richText };
+      const planned = await updatesIn(
         trx,
         workspaceId,
-        entities.map(({ entity }) => entity),
+        options,
+        batch.updates.map((u) => u.developerId),
+        batch.updates.flatMap((u) => u.variables ?? []),
+        false,
+        (variant, context, targets) => planTextItemUpdates(batch.updates, variant, context, targets),
+        userIds,
       );
-      const changes = [
-        ...(created ? [created] : []),
-        ...plans.flatMap((p) => textChanges(p.entity, updatedEntity(p), lookups)),
-      ];
-      return { changes, apply: (trx) => applyUpdatePlans(trx, workspaceId, plans, variant), result: undefined };
-    });
+      await planned.apply?.(trx);
+      changes.push(...planned.changes);
+    }
+    return changes;
   }
 
   const update = (scope: WriteScope, input: UpdateTextItemsInput) =>
@@ -257,7 +317,15 @@ export function createTextItemsService(deps: TextItemsDeps) {
     return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null);
   }
 
-  return { list, create, update, put, remove };
+  return { list, create, update, put, remove, importIn };
 }
 
 export type TextItemsService = ReturnType<typeof createTextItemsService>;
+
+/** What an import writes into a project: new items, and updates of the base text or of a variant. */
+export interface TextItemsImport {
+  projectId: string;
+  richText?: 'html';
+  create: NewTextItemInput[];
+  updates: Array<{ variantId?: string; updates: TextItemUpdateInput[] }>;
+}
