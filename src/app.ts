@@ -20,6 +20,7 @@ import { historyRoutes } from './modules/changes/history.routes.js';
 import { componentsRoutes } from './modules/components/components.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { foldersRoutes } from './modules/folders/folders.routes.js';
+import { importsRoutes } from './modules/imports/imports.routes.js';
 import { legacyRoutes } from './modules/legacy/legacy.routes.js';
 import { basesRoutes } from './modules/projects/bases.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
@@ -167,6 +168,7 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(blocksRoutes, { blocks: services.blocks, limits: config.limits });
       await v2.register(textItemsRoutes, { textItems: services.textItems, limits: config.limits });
       await v2.register(exportsRoutes, { exports: services.exports, limits: config.limits });
+      await v2.register(importsRoutes, { imports: services.imports, limits: config.limits });
       await v2.register(swiftDriverRoutes, { swiftDriver: services.swiftDriver, limits: config.limits });
       await v2.register(historyRoutes, { history: services.history });
       await v2.register(workspaceRoutes, { workspace: services.workspace });

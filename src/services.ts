@@ -9,6 +9,7 @@ import { createHistoryService, createWritePath } from './modules/changes/index.j
 import { createComponentsService } from './modules/components/components.service.js';
 import { createExportsService } from './modules/exports/exports.service.js';
 import { createFoldersService } from './modules/folders/folders.service.js';
+import { createImportsService } from './modules/imports/imports.service.js';
 import { createLegacyReader } from './modules/legacy/legacy.read.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
@@ -105,6 +106,18 @@ export function createServices(
     blocks,
   });
   const exports = createExportsService({ db, accounts, texts, variants, variables });
+  const imports = createImportsService({
+    db,
+    writes,
+    accounts,
+    variants,
+    variables,
+    projects,
+    blocks,
+    folders,
+    textItems,
+    components,
+  });
   const styleguides = createStyleguidesService({ db, writes, variants, components, textItems });
   const workspace = createWorkspaceService({ db, writes });
   const legacy = createLegacyReader({
@@ -140,6 +153,7 @@ export function createServices(
     components,
     exports,
     folders,
+    imports,
     projects,
     statuses,
     styleguides,

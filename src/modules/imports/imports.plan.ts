@@ -1,0 +1,218 @@
+/**
+ * What an import does, decided from the parsed file and the texts that exist (pure): which keys
+ * become new texts, which update the base text or a variant's value, which are unchanged, and
+ * which are skipped and why. The services' own planning then checks and writes it.
+ */
+
+import { namePrintf, type ParsedFile, type ParsedForm, type ParsedText } from '../../formats/parsers/index.js';
+import { compareNames } from '../../formats/shared/variables.js';
+import { DEVELOPER_ID_PATTERN } from '../../http/schemas.js';
+import { findPlaceholders } from '../../text/placeholders.js';
+import type { PluralText, TextEntity, TextValue } from '../texts/index.js';
+import type { Variable } from '../variables/variables.service.js';
+import type { ImportReport, ImportSkip } from './imports.types.js';
+
+export interface ImportColumn {
+  /** The variant the column's texts are values of; null: base text. */
+  variant: { id: number; developerId: string } | null;
+  file: ParsedFile;
+}
+
+export interface PlanInput {
+  columns: readonly ImportColumn[];
+  entities: ReadonlyMap<string, TextEntity>;
+  /** The workspace's variables in creation order. */
+  variables: readonly Variable[];
+  variableOrder: 'default' | 'alphabetical';
+  /** Text items: the row id of the project they are imported into (null for components). */
+  projectRowId: number | null;
+}
+
+export interface NewContent {
+  developerId: string;
+  text: string;
+  plurals?: ParsedForm[];
+  notes?: string;
+  variables?: string[];
+  variants?: Array<{ variantId: string; text: string; plurals?: ParsedForm[]; notes?: string }>;
+}
+
+export interface ContentUpdate {
+  developerId: string;
+  text?: string;
+  plurals?: ParsedForm[];
+  notes?: string;
+  variables?: string[];
+}
+
+export interface PlannedImport {
+  create: NewContent[];
+  /** One batch for the base text (no `variantId`) and one per variant, in column order. */
+  updates: Array<{ variantId?: string; updates: ContentUpdate[] }>;
+  report: Omit<ImportReport, 'dryRun'>;
+}
+
+const DEVELOPER_ID = new RegExp(DEVELOPER_ID_PATTERN);
+
+interface KeyValues {
+  values: Array<{ column: ImportColumn; value: ParsedText }>;
+}
+
+export function planImport(input: PlanInput): PlannedImport {
+  const variableNames = new Map(input.variables.map((v) => [v.id, v.name]));
+  const known = new Set(variableNames.values());
+  const report: PlannedImport['report'] = { created: [], updated: [], unchanged: [], skipped: [], warnings: [] };
+  const create: NewContent[] = [];
+  const updates = new Map<string, { variantId?: string; updates: ContentUpdate[] }>();
+  for (const column of input.columns) {
+    const id = column.variant?.developerId ?? '';
+    if (!updates.has(id)) updates.set(id, column.variant ? { variantId: id, updates: [] } : { updates: [] });
+    for (const skip of column.file.skipped) report.skipped.push(skipOf(skip.key, column, skip.reason));
+  }
+
+  const keys = new Map<string, KeyValues>();
+  for (const column of input.columns) {
+    for (const entry of column.file.entries) {
+      const found = keys.get(entry.key);
+      if (found) found.values.push({ column, value: entry.value });
+      else keys.set(entry.key, { values: [{ column, value: entry.value }] });
+    }
+  }
+
+  for (const [key, { values }] of keys) {
+    if (!DEVELOPER_ID.test(key)) {
+      report.skipped.push({
+        key,
+        reason: 'not a developer ID (1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit)',
+      });
+      continue;
+    }
+    const entity = input.entities.get(key) ?? null;
+    const listed = entity ? entity.variableIds.flatMap((id) => variableNames.get(id) ?? []) : [];
+    const named = values.map(({ column, value }) => ({ column, value: nameArguments(value, listed, input) }));
+    const used = [...new Set(named.flatMap(({ value }) => textsOf(value)).flatMap(placeholderNames))];
+    const unknown = used.filter((name) => !known.has(name));
+    if (unknown.length > 0) {
+      report.warnings.push({
+        key,
+        message: `{{${unknown.join('}}, {{')}}} name no variable of the workspace: kept as text`,
+      });
+    }
+    const usedKnown = used.filter((name) => known.has(name));
+    const base = named.find(({ column }) => column.variant === null)?.value;
+    const variantValues = named.filter(({ column }) => column.variant !== null);
+
+    if (entity === null) {
+      if (!base) {
+        for (const { column } of variantValues) {
+          report.skipped.push(skipOf(key, column, `no text with developer ID ${key} yet: import its base text first`));
+        }
+        continue;
+      }
+      create.push({
+        developerId: key,
+        text: base.text,
+        ...(base.plurals.length > 0 && { plurals: base.plurals }),
+        ...(base.notes !== undefined && { notes: base.notes }),
+        ...(usedKnown.length > 0 && { variables: usedKnown }),
+        ...(variantValues.length > 0 && {
+          variants: variantValues.map(({ column, value }) => ({
+            variantId: column.variant!.developerId,
+            text: value.text,
+            ...(value.plurals.length > 0 && { plurals: value.plurals }),
+            ...(value.notes !== undefined && { notes: value.notes }),
+          })),
+        }),
+      });
+      report.created.push(key);
+      continue;
+    }
+
+    const refusal = refuse(entity, input.projectRowId);
+    if (refusal !== null) {
+      for (const { column } of named) report.skipped.push(skipOf(key, column, refusal));
+      continue;
+    }
+    const newVariables = usedKnown.filter((name) => !listed.includes(name));
+    let variables = newVariables.length > 0 ? [...listed, ...newVariables] : undefined;
+    let changed = false;
+    for (const { column, value } of named) {
+      const current: TextValue | null = column.variant
+        ? (entity.variants.find((v) => v.variantId === column.variant!.id) ?? null)
+        : entity;
+      const update = contentUpdate(key, current, value, column.file.carriesPlurals);
+      if (update === null) continue;
+      updates.get(column.variant?.developerId ?? '')!.updates.push({ ...update, ...(variables && { variables }) });
+      variables = undefined;
+      changed = true;
+    }
+    if (variables !== undefined) {
+      // Listing a variable is a change of the text itself, never of a variant's value.
+      const batch = updates.get('');
+      if (batch) batch.updates.push({ developerId: key, variables });
+      else updates.set('', { updates: [{ developerId: key, variables }] });
+      changed = true;
+    }
+    (changed ? report.updated : report.unchanged).push(key);
+  }
+  return { create, updates: [...updates.values()], report };
+}
+
+const skipOf = (key: string, column: ImportColumn, reason: string): ImportSkip =>
+  column.variant ? { key, variantId: column.variant.developerId, reason } : { key, reason };
+
+/** Why an existing text cannot take the file's value, or null. */
+function refuse(entity: TextEntity, projectRowId: number | null): string | null {
+  if (entity.kind !== 'text_item' || projectRowId === null) return null;
+  if (entity.projectId !== projectRowId) return `text item ${entity.developerId} belongs to another project`;
+  if (entity.componentId !== null) {
+    return `text item ${entity.developerId} is a linked instance: its text is its component's`;
+  }
+  return null;
+}
+
+const textsOf = (value: ParsedText) => [value.text, ...value.plurals.map((p) => p.text)];
+const placeholderNames = (text: string) => findPlaceholders(text).map((p) => p.name);
+
+/**
+ * Arguments the file could not name are named from the existing text's listed variables,
+ * numbered as the export numbers them (`variableOrder`); the plural count of a stringsdict form
+ * is argument 1. Without an existing text they stay as written.
+ */
+function nameArguments(value: ParsedText, listed: readonly string[], input: PlanInput): ParsedText {
+  if (!value.positional) return value;
+  const order = new Map(input.variables.map((v, index) => [v.name, index]));
+  const names = [...listed].sort((a, b) =>
+    input.variableOrder === 'alphabetical' ? compareNames(a, b) : (order.get(a) ?? 0) - (order.get(b) ?? 0),
+  );
+  const stringsdict = value.positional.kind === 'stringsdict';
+  const nameOf = (position: number) =>
+    stringsdict ? (position === 1 ? 'count' : names[position - 2]) : names[position - 1];
+  const name = (text: string) => namePrintf(text, nameOf, stringsdict) ?? text;
+  const { positional: _positional, ...rest } = value;
+  return { ...rest, text: name(value.text), plurals: value.plurals.map((p) => ({ form: p.form, text: name(p.text) })) };
+}
+
+function samePlurals(stored: readonly PluralText[] | null, parsed: readonly ParsedForm[]): boolean {
+  const current = stored ?? [];
+  if (current.length !== parsed.length) return false;
+  const byForm = new Map(current.map((p) => [p.form, p.text]));
+  return parsed.every((p) => byForm.get(p.form) === p.text) && current[0]?.form === parsed[0]?.form;
+}
+
+/** The update that makes `current` the file's value, or null when it already is. */
+function contentUpdate(
+  developerId: string,
+  current: TextValue | null,
+  value: ParsedText,
+  carriesPlurals: boolean,
+): ContentUpdate | null {
+  const update: ContentUpdate = { developerId };
+  const plurals = value.plurals.length > 0 || carriesPlurals ? value.plurals : undefined;
+  const textChanged = current === null || current.text !== value.text;
+  const pluralsChanged = plurals !== undefined && (current === null || !samePlurals(current.plurals, plurals));
+  if (textChanged || pluralsChanged) update.text = value.text;
+  if (pluralsChanged) update.plurals = plurals;
+  if (value.notes !== undefined && (current === null || current.notes !== value.notes)) update.notes = value.notes;
+  return Object.keys(update).length > 1 ? update : null;
+}
