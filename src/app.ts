@@ -32,6 +32,7 @@ import { textItemsRoutes } from './modules/text-items/text-items.routes.js';
 import { usersRoutes } from './modules/users/users.routes.js';
 import { variablesRoutes } from './modules/variables/variables.routes.js';
 import { variantsRoutes } from './modules/variants/variants.routes.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import type { Services } from './services.js';
 
 export interface AppDeps {
@@ -172,6 +173,7 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(swiftDriverRoutes, { swiftDriver: services.swiftDriver, limits: config.limits });
       await v2.register(historyRoutes, { history: services.history });
       await v2.register(workspaceRoutes, { workspace: services.workspace });
+      await v2.register(webhooksRoutes, { webhooks: services.webhooks, limits: config.limits });
     },
     { prefix: '/v2' },
   );

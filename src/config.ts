@@ -16,6 +16,21 @@ export interface Limits {
   readonly filterIds: number;
 }
 
+export interface WebhooksConfig {
+  /** 32 bytes from COPYDESK_SECRET that encrypt signing keys at rest; null stores them plain. */
+  readonly secret: Buffer | null;
+  /** Multiplies every retry delay (tests and staging shrink the schedule with it). */
+  readonly retryScale: number;
+  /** A webhook whose attempts have only failed for this long is disabled. */
+  readonly disableAfterHours: number;
+  /** Loopback and private ranges are refused unless this is set. */
+  readonly allowPrivateNetworks: boolean;
+  /** How often an idle worker looks for due deliveries. */
+  readonly pollIntervalMs: number;
+  /** Deliveries a worker sends at once. */
+  readonly concurrency: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -29,6 +44,7 @@ export interface Config {
   readonly bootstrap: { readonly email: string; readonly workspaceName: string };
   /** Days the change log (history) is kept; 0 keeps it forever. */
   readonly historyRetentionDays: number;
+  readonly webhooks: WebhooksConfig;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/copydesk.db';
@@ -59,6 +75,26 @@ function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min = 0
   return value;
 }
 
+function positiveNumber(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a number above 0, got '${raw}'`);
+  return value;
+}
+
+/** COPYDESK_SECRET: 32 bytes written as 64 hex characters or as base64. */
+export function parseSecret(raw: string | undefined): Buffer | null {
+  const value = raw?.trim();
+  if (!value) return null;
+  if (/^[0-9a-fA-F]{64}$/.test(value)) return Buffer.from(value, 'hex');
+  if (/^[A-Za-z0-9+/_-]+={0,2}$/.test(value)) {
+    const bytes = Buffer.from(value, 'base64');
+    if (bytes.length === 32) return bytes;
+  }
+  throw new Error('COPYDESK_SECRET must be 32 bytes as 64 hex characters or as base64 (openssl rand -hex 32)');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const config: Config = {
     host: env.HOST || '127.0.0.1',
@@ -77,6 +113,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       filterIds: integer(env, 'LIMIT_FILTER_IDS', 1000, 1),
     },
     historyRetentionDays: integer(env, 'HISTORY_RETENTION_DAYS', 365),
+    webhooks: {
+      secret: parseSecret(env.COPYDESK_SECRET),
+      retryScale: positiveNumber(env, 'WEBHOOK_RETRY_SCALE', 1),
+      disableAfterHours: positiveNumber(env, 'WEBHOOK_DISABLE_AFTER_HOURS', 72),
+      allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
+      pollIntervalMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10),
+      concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1),
+    },
     bootstrap: {
       email: (env.COPYDESK_ADMIN_EMAIL || 'admin@localhost').toLowerCase(),
       workspaceName: env.COPYDESK_WORKSPACE_NAME || 'My workspace',

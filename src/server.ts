@@ -1,8 +1,23 @@
+import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { servicesFor } from './services.js';
+import { type Services, servicesFor } from './services.js';
+
+/** Says at start what the operator should know about how signing keys are kept. */
+async function warnAboutSigningKeys(config: Config, services: Services, log: FastifyBaseLogger): Promise<void> {
+  if (config.webhooks.secret === null) {
+    log.warn('COPYDESK_SECRET is not set: webhook signing keys are stored in plain text');
+  }
+  const unreadable = await services.webhooks.resource.unreadableKeys();
+  if (unreadable > 0) {
+    log.warn(
+      { workspaces: unreadable },
+      'webhook signing keys of some workspaces cannot be read with this COPYDESK_SECRET (it changed): set them again with PUT /v2/webhooks/signingKey',
+    );
+  }
+}
 
 /** How often changes older than the retention period are removed. */
 const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
@@ -20,6 +35,10 @@ export async function serve(config: Config, out: (line: string) => void = consol
     services.history.purgeExpired().catch((error) => app.log.error({ err: error }, 'history purge failed'));
   void purgeHistory();
   const purgeTimer = setInterval(purgeHistory, HISTORY_PURGE_INTERVAL_MS).unref();
+  await warnAboutSigningKeys(config, services, app.log);
+  // Every server process delivers webhooks; several share the outbox through their claims.
+  const worker = services.webhooks.worker(app.log);
+  worker.start();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -27,7 +46,8 @@ export async function serve(config: Config, out: (line: string) => void = consol
     app.log.info({ signal }, 'shutting down');
     clearInterval(purgeTimer);
     try {
-      await app.close();
+      // Sends under way finish (each within its timeout); what was claimed and not sent goes back.
+      await Promise.all([app.close(), worker.stop()]);
       await database.close();
       process.exit(0);
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Config } from './config.js';
+import { type Config, loadConfig, type WebhooksConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import { dialectOf } from './db/dialect.js';
 import type { Database } from './db/schema.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createWorkspaceService } from './modules/accounts/workspace.service.js';
@@ -24,13 +25,20 @@ import {
 } from './modules/texts/index.js';
 import { createVariablesService } from './modules/variables/variables.service.js';
 import { createVariantsService } from './modules/variants/variants.service.js';
+import { createWebhooks } from './modules/webhooks/index.js';
 
 /** Every domain service, wired in one place. Each takes only what it needs. */
 export function createServices(
   db: Kysely<Database>,
-  options: { changeToken?: () => string | null; historyRetentionDays?: number } = {},
+  options: { changeToken?: () => string | null; historyRetentionDays?: number; webhooks?: WebhooksConfig } = {},
 ) {
   const writes = createWritePath(db);
+  const webhooks = createWebhooks({
+    db,
+    dialect: dialectOf(db),
+    writes,
+    config: options.webhooks ?? loadConfig({}).webhooks,
+  });
   const history = createHistoryService({ db, retentionDays: options.historyRetentionDays ?? 365 });
   // What the change log needs to name the rows a text refers to, from the modules that own them.
   // Called only once every service below exists.
@@ -162,6 +170,7 @@ export function createServices(
     variants,
     workspace,
     legacy,
+    webhooks,
   };
 }
 
@@ -172,5 +181,6 @@ export function servicesFor(config: Config, database: DatabaseHandle): Services 
   return createServices(database.db, {
     changeToken: database.changeToken,
     historyRetentionDays: config.historyRetentionDays,
+    webhooks: config.webhooks,
   });
 }

@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'k
 import * as initial from './migrations/2026_11_21_001_initial.js';
 import * as changeLog from './migrations/2026_11_23_100_change_log.js';
 import * as libraryDeveloperMode from './migrations/2026_11_23_200_library_developer_mode.js';
+import * as webhooks from './migrations/2026_11_25_100_webhooks.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -9,6 +10,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_21_001_initial': initial,
   '2026_11_23_100_change_log': changeLog,
   '2026_11_23_200_library_developer_mode': libraryDeveloperMode,
+  '2026_11_25_100_webhooks': webhooks,
 };
 
 /** Every migration, in the order they apply. */

@@ -184,6 +184,69 @@ export interface ChangesTable {
   fields: Json;
 }
 
+export interface WebhooksTable {
+  id: Id;
+  workspace_id: number;
+  developer_id: string;
+  name: string;
+  url: string;
+  /** JSON array of event names, or `["*"]`. */
+  events: Json;
+  enabled: Defaulted<Bool>;
+  disabled_reason: string | null;
+  /** When the first of an unbroken run of failed attempts happened; null after a success. */
+  failing_since: Timestamp | null;
+  created_at: Timestamp;
+}
+
+export interface WebhookSigningKeysTable {
+  workspace_id: number;
+  /** `plain:<key>` or `aes-256-gcm:<iv>:<tag>:<ciphertext>` (base64), see webhooks.secret.ts. */
+  stored: string;
+  last_four: string;
+  updated_at: Timestamp;
+}
+
+/** The outbox: one row per event, written in the change's transaction. `id` is its sequence. */
+export interface WebhookEventsTable {
+  id: Id;
+  workspace_id: number;
+  uuid: string;
+  name: string;
+  at: Timestamp;
+  actor: string;
+  /** JSON array of the changes, exactly as the body carries them. */
+  changes: Json;
+}
+
+export interface WebhookDeliveriesTable {
+  id: Id;
+  workspace_id: number;
+  event_id: number;
+  webhook_id: number;
+  state: string;
+  created_at: Timestamp;
+}
+
+/** Every attempt of a delivery; the `pending` ones are the worker's queue. */
+export interface WebhookAttemptsTable {
+  id: Id;
+  workspace_id: number;
+  delivery_id: number;
+  attempt: number;
+  state: string;
+  due_at: Timestamp;
+  lease_until: Timestamp | null;
+  claimed_by: string | null;
+  request_id: string | null;
+  sent_at: Timestamp | null;
+  status_code: number | null;
+  error: string | null;
+  duration_ms: number | null;
+  next_attempt_at: Timestamp | null;
+  response_body: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -203,6 +266,11 @@ export interface Database {
   styleguide_terms: StyleguideTermsTable;
   meta: MetaTable;
   changes: ChangesTable;
+  webhooks: WebhooksTable;
+  webhook_signing_keys: WebhookSigningKeysTable;
+  webhook_events: WebhookEventsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 /** What a repository takes as its first argument: the database or an open transaction. */

@@ -1,0 +1,123 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/schema.js';
+import { now } from '../../db/transaction.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import * as repo from './deliveries.repository.js';
+import { eventBody } from './webhooks.body.js';
+import { DELIVERY_STATES } from './webhooks.types.js';
+
+export const DELIVERIES_MAX_LIMIT = 1000;
+const DEFAULT_LIMIT = 100;
+
+export interface DeliveriesQuery {
+  webhookId?: string;
+  event?: string;
+  status?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface LoggedDelivery {
+  id: string;
+  deliveryId: string;
+  webhookId: string;
+  event: string;
+  eventId: string;
+  requestId: string | null;
+  attempt: number;
+  at: string | null;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number | null;
+  nextAttemptAt: string | null;
+  state: string;
+  payload: unknown;
+}
+
+const CURSOR_PREFIX = 'd1:';
+const encodeCursor = (id: number) => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
+
+function decodeCursor(cursor: string | undefined): number | undefined {
+  if (cursor === undefined) return undefined;
+  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
+  const id = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : '';
+  if (!/^[1-9]\d{0,15}$/.test(id)) throw badRequest('cursor: not a cursor this server returned');
+  return Number(id);
+}
+
+function toEntry(row: repo.LoggedAttempt, workspaceId: number): LoggedDelivery {
+  const body = eventBody({
+    name: row.event,
+    uuid: row.eventUuid,
+    workspaceId,
+    at: row.eventAt,
+    actor: row.actor,
+    sequence: row.sequence,
+    changes: row.changes,
+  });
+  return {
+    id: String(row.id),
+    deliveryId: String(row.deliveryId),
+    webhookId: row.webhookId,
+    event: row.event,
+    eventId: row.eventUuid,
+    requestId: row.requestId,
+    attempt: row.attempt,
+    at: row.sentAt,
+    statusCode: row.statusCode,
+    error: row.error,
+    durationMs: row.durationMs,
+    // A queued attempt is itself the next one: when it is due.
+    nextAttemptAt: row.state === 'pending' ? row.dueAt : row.nextAttemptAt,
+    state: row.state,
+    payload: JSON.parse(body),
+  };
+}
+
+export function createDeliveriesService(deps: { db: Kysely<Database> }) {
+  const { db } = deps;
+  return {
+    /** Every attempt, newest first, a page at a time. */
+    async list(workspaceId: number, query: DeliveriesQuery) {
+      const limit = query.limit ?? DEFAULT_LIMIT;
+      if (!Number.isInteger(limit) || limit < 1 || limit > DELIVERIES_MAX_LIMIT) {
+        throw badRequest(`limit must be an integer from 1 to ${DELIVERIES_MAX_LIMIT}`);
+      }
+      if (query.status !== undefined && !(DELIVERY_STATES as readonly string[]).includes(query.status)) {
+        throw badRequest(`status must be one of: ${DELIVERY_STATES.join(', ')}`);
+      }
+      const rows = await repo.listAttempts(db, workspaceId, {
+        webhookDeveloperId: query.webhookId,
+        event: query.event,
+        state: query.status,
+        beforeId: decodeCursor(query.cursor),
+        limit: limit + 1,
+      });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        deliveries: page.map((row) => toEntry(row, workspaceId)),
+        nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null,
+      };
+    },
+
+    /** Queues a new attempt of each delivery, whatever its state; an unknown id is a 404. */
+    async redeliver(workspaceId: number, ids: readonly string[]): Promise<void> {
+      const numbers = ids.map((id) => (/^[1-9]\d{0,15}$/.test(id) ? Number(id) : 0));
+      const found = await repo.findDeliveries(db, workspaceId, numbers);
+      const missing = ids.filter((_id, i) => !found.has(numbers[i] as number));
+      if (missing.length > 0) throw notFound(`Deliveries not found: ${missing.join(', ')}`);
+      const unique = [...new Set(numbers)];
+      await db.transaction().execute((trx) =>
+        repo.queueAttempts(
+          trx,
+          workspaceId,
+          unique.map((deliveryId) => ({ deliveryId, attempt: (found.get(deliveryId) as number) + 1 })),
+          now(),
+        ),
+      );
+    },
+  };
+}
+
+export type DeliveriesService = ReturnType<typeof createDeliveriesService>;

@@ -1,0 +1,38 @@
+/**
+ * Webhooks: the resource and its signing key, the outbox written with every change, the worker
+ * that delivers from it, and the delivery log. Other code uses only what is exported here.
+ */
+import type { Kysely } from 'kysely';
+import type { WebhooksConfig } from '../../config.js';
+import type { DialectName } from '../../db/dialect.js';
+import type { Database } from '../../db/schema.js';
+import type { WritePath } from '../changes/index.js';
+import { createDeliveriesService, type DeliveriesService } from './deliveries.service.js';
+import { outboxSubscriber } from './outbox.js';
+import { createWebhooksService, type WebhooksService } from './webhooks.service.js';
+import { createWebhookWorker, type WebhookWorker } from './webhooks.worker.js';
+
+export { EVENT_NAMES, type EventName } from './webhooks.types.js';
+export type { WebhookWorker };
+
+export interface WebhooksModule {
+  resource: WebhooksService;
+  deliveries: DeliveriesService;
+  /** A delivery worker for this process (`server.ts` starts one; tests may). */
+  worker(log: Parameters<typeof createWebhookWorker>[0]['log'], overrides?: Partial<WebhooksConfig>): WebhookWorker;
+}
+
+export function createWebhooks(deps: {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  writes: WritePath;
+  config: WebhooksConfig;
+}): WebhooksModule {
+  const { db, dialect, writes, config } = deps;
+  writes.subscribe(outboxSubscriber());
+  return {
+    resource: createWebhooksService({ db, writes, config }),
+    deliveries: createDeliveriesService({ db }),
+    worker: (log, overrides = {}) => createWebhookWorker({ db, dialect, config: { ...config, ...overrides }, log }),
+  };
+}

@@ -1,0 +1,109 @@
+import { Type } from 'typebox';
+import { DeveloperId, Nullable } from '../../http/schemas.js';
+import { DELIVERIES_MAX_LIMIT } from './deliveries.service.js';
+import { DELIVERY_STATES, EVENT_NAMES } from './webhooks.types.js';
+
+const EventList = Type.Array(Type.String({ minLength: 1 }), {
+  maxItems: 100,
+  description: `Event names (${EVENT_NAMES.join(', ')}), or "*" for all`,
+});
+
+export const Webhook = Type.Object({
+  id: Type.String({ description: 'Developer ID' }),
+  name: Type.String(),
+  url: Type.String(),
+  events: Type.Array(Type.String()),
+  enabled: Type.Boolean(),
+  disabledReason: Nullable(Type.String({ description: 'Why copydesk disabled the webhook, when it did' })),
+  createdAt: Type.String(),
+});
+
+const Name = Type.String({ minLength: 1, maxLength: 200 });
+const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An https: or http: URL, without credentials' });
+
+export const createBody = (maxItems: number) =>
+  Type.Object(
+    {
+      webhooks: Type.Array(
+        Type.Object(
+          {
+            name: Name,
+            url: Url,
+            events: EventList,
+            developerId: Type.Optional(DeveloperId),
+            enabled: Type.Optional(Type.Boolean({ description: 'Default true' })),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems },
+      ),
+    },
+    { additionalProperties: false },
+  );
+
+export const updateBody = (maxItems: number) =>
+  Type.Object(
+    {
+      updates: Type.Array(
+        Type.Object(
+          {
+            developerId: DeveloperId,
+            name: Type.Optional(Name),
+            url: Type.Optional(Url),
+            events: Type.Optional(EventList),
+            enabled: Type.Optional(Type.Boolean()),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems },
+      ),
+    },
+    { additionalProperties: false },
+  );
+
+export const SigningKeyBody = Type.Object(
+  { signingKey: Type.String({ maxLength: 1024, description: 'At least 32 characters' }) },
+  { additionalProperties: false },
+);
+
+export const SigningKeyStatus = Type.Object({
+  configured: Type.Boolean(),
+  lastFour: Nullable(Type.String({ description: 'The last four characters of the key' })),
+});
+
+export const DeliveriesQuery = Type.Object({
+  webhookId: Type.Optional(Type.String({ description: "A webhook's developer ID" })),
+  event: Type.Optional(Type.String({ description: 'An event name' })),
+  status: Type.Optional(Type.String({ description: `One of ${DELIVERY_STATES.join(', ')}` })),
+  limit: Type.Optional(
+    Type.Integer({ description: `Attempts per page, default 100, at most ${DELIVERIES_MAX_LIMIT}` }),
+  ),
+  cursor: Type.Optional(Type.String({ description: 'The `nextCursor` of the previous page' })),
+});
+
+export const Delivery = Type.Object({
+  id: Type.String({ description: 'The attempt' }),
+  deliveryId: Type.String({ description: 'The delivery of one event to one webhook: what redelivery takes' }),
+  webhookId: Type.String(),
+  event: Type.String(),
+  eventId: Type.String({ description: 'The event (`data.id`), the same in every webhook and retry' }),
+  requestId: Nullable(Type.String({ description: 'The `x-ditto-request-id` sent; null until sent' })),
+  attempt: Type.Integer(),
+  at: Nullable(Type.String({ description: 'When it was sent; null while pending' })),
+  statusCode: Nullable(Type.Integer()),
+  error: Nullable(Type.String()),
+  durationMs: Nullable(Type.Integer()),
+  nextAttemptAt: Nullable(Type.String({ description: 'When the next attempt is (or this one, while pending) due' })),
+  state: Type.Unsafe<string>({ type: 'string', enum: [...DELIVERY_STATES] }),
+  payload: Type.Unknown({ description: 'The body as sent' }),
+});
+
+export const RedeliverBody = Type.Object(
+  {
+    ids: Type.Array(Type.String({ pattern: '^[0-9]{1,16}$', description: 'A `deliveryId`' }), {
+      minItems: 1,
+      maxItems: 1000,
+    }),
+  },
+  { additionalProperties: false },
+);

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import type { Kysely } from 'kysely';
+import type { WebhooksConfig } from '../../config.js';
+import type { DialectName } from '../../db/dialect.js';
+import type { Database } from '../../db/schema.js';
+import * as outbox from './outbox.repository.js';
+import { eventBody } from './webhooks.body.js';
+import { LEASE_MS, nextAttemptAt } from './webhooks.retry.js';
+import { openKey, UNREADABLE_KEY } from './webhooks.secret.js';
+import { postSigned, type SendResult } from './webhooks.send.js';
+import { signedHeaders } from './webhooks.signing.js';
+
+interface Logger {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface WebhookWorker {
+  readonly id: string;
+  start(): void;
+  /** Stops claiming, lets the sends under way finish, and gives back anything claimed but unsent. */
+  stop(): Promise<void>;
+  /** Looks for due deliveries now rather than at the next poll. */
+  wake(): void;
+}
+
+/**
+ * The delivery worker every server process runs. It claims due attempts with a 30 s lease, sends
+ * up to `concurrency` at once, and records each outcome; a process that dies leaves its claims to
+ * expire and be taken by another worker. Memory is bounded by the claimed batch, never the queue.
+ */
+export function createWebhookWorker(deps: {
+  db: Kysely<Database>;
+  dialect: DialectName;
+  config: WebhooksConfig;
+  log: Logger;
+}): WebhookWorker {
+  const { db, dialect, config, log } = deps;
+  const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+  const active = new Set<Promise<void>>();
+  let stopping = false;
+  let loop: Promise<void> | null = null;
+  let wakeUp: (() => void) | null = null;
+
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeUp = null;
+        resolve();
+      }
+      wakeUp = done;
+    });
+
+  async function send(claimed: outbox.ClaimedAttempt): Promise<void> {
+    const sentAt = new Date().toISOString();
+    let result: SendResult;
+    let requestId: string | null = null;
+    const key = claimed.storedKey === null ? null : openKey(claimed.storedKey, config.secret);
+    if (claimed.enabled !== 1) {
+      result = { ok: false, statusCode: null, error: 'the webhook is disabled', durationMs: 0, responseBody: null };
+    } else if (key === null) {
+      const error = claimed.storedKey === null ? 'the workspace has no signing key' : UNREADABLE_KEY;
+      result = { ok: false, statusCode: null, error, durationMs: 0, responseBody: null };
+    } else {
+      const body = eventBody({
+        name: claimed.eventName,
+        uuid: claimed.eventUuid,
+        workspaceId: claimed.workspaceId,
+        at: claimed.eventAt,
+        actor: claimed.actor,
+        sequence: claimed.sequence,
+        changes: claimed.changes,
+      });
+      const headers = signedHeaders(key, body);
+      requestId = headers['x-ditto-request-id'] as string;
+      result = await postSigned(claimed.url, body, headers, config);
+    }
+    const finishedAt = Date.now();
+    const next =
+      result.ok || claimed.enabled !== 1
+        ? null
+        : nextAttemptAt(claimed.attempt, Date.parse(claimed.queuedAt), finishedAt, config.retryScale);
+    const state = result.ok ? 'succeeded' : next === null ? 'failed' : 'retrying';
+    await db.transaction().execute(async (trx) => {
+      const recorded = await outbox.recordOutcome(trx, claimed, id, {
+        state,
+        requestId,
+        sentAt,
+        statusCode: result.statusCode,
+        error: result.error,
+        durationMs: result.durationMs,
+        nextAttemptAt: next === null ? null : new Date(next).toISOString(),
+        responseBody: result.responseBody,
+      });
+      if (!recorded || claimed.enabled !== 1) return;
+      if (result.ok) {
+        if (claimed.failingSince !== null) await outbox.setFailingSince(trx, claimed.webhookId, null);
+        return;
+      }
+      if (claimed.failingSince === null) {
+        await outbox.setFailingSince(trx, claimed.webhookId, sentAt);
+        return;
+      }
+      const limitMs = config.disableAfterHours * 3_600_000;
+      if (finishedAt - Date.parse(claimed.failingSince) >= limitMs) {
+        const reason =
+          `Disabled at ${new Date(finishedAt).toISOString()}: every delivery failed for ${config.disableAfterHours} hours ` +
+          `(last: ${result.error ?? 'no answer'}). Fix the receiver, then enable the webhook again.`;
+        await outbox.disableWebhook(trx, claimed.webhookId, reason, new Date(finishedAt).toISOString());
+        log.info({ webhookId: claimed.webhookId }, 'webhook disabled after failing only');
+      }
+    });
+  }
+
+  function track(claimed: outbox.ClaimedAttempt) {
+    const task = send(claimed)
+      .catch((error) => log.error({ err: error, attempt: claimed.id }, 'webhook delivery could not be recorded'))
+      .finally(() => {
+        active.delete(task);
+        wakeUp?.();
+      });
+    active.add(task);
+  }
+
+  async function run(): Promise<void> {
+    while (!stopping) {
+      const free = config.concurrency - active.size;
+      let claimedCount = 0;
+      if (free > 0) {
+        try {
+          const now = Date.now();
+          const ids = await outbox.claimDue(
+            db,
+            dialect,
+            id,
+            new Date(now).toISOString(),
+            new Date(now + LEASE_MS).toISOString(),
+            free,
+          );
+          claimedCount = ids.length;
+          for (const claimed of await outbox.loadAttempts(db, ids)) {
+            if (stopping) break;
+            track(claimed);
+          }
+        } catch (error) {
+          if (!stopping) log.error({ err: error }, 'webhook worker could not claim deliveries');
+        }
+      }
+      if (stopping) break;
+      // A full batch means more may be due: go again as soon as a send finishes.
+      if (claimedCount < free || active.size >= config.concurrency) await pause(config.pollIntervalMs);
+    }
+  }
+
+  return {
+    id,
+    start() {
+      if (loop) return;
+      stopping = false;
+      loop = run();
+    },
+    wake() {
+      wakeUp?.();
+    },
+    async stop() {
+      stopping = true;
+      wakeUp?.();
+      await loop;
+      loop = null;
+      await Promise.allSettled([...active]);
+      await outbox.releaseClaims(db, id);
+    },
+  };
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { Change } from '../../../src/modules/changes/index.js';
+import { refusedAddress } from '../../../src/modules/webhooks/webhooks.address.js';
+import { eventBody } from '../../../src/modules/webhooks/webhooks.body.js';
+import { eventsOfWrite } from '../../../src/modules/webhooks/webhooks.events.js';
+import { nextAttemptAt, RETRY_WINDOW_MS } from '../../../src/modules/webhooks/webhooks.retry.js';
+import { openKey, sealKey } from '../../../src/modules/webhooks/webhooks.secret.js';
+
+/** The pure rules under delivery: which events a write sends, when to retry, what is refused. */
+const change = (kind: Change['kind'], action: Change['action'], fields: Change['fields'] = {}): Change => ({
+  kind,
+  action,
+  fields,
+  ref: `${kind}:1`,
+  developerId: 'x',
+  variantId: null,
+});
+const names = (changes: Change[]) => eventsOfWrite(changes).map((e) => `${e.name}:${e.changes.length}`);
+const status = { status: { before: 'NONE', after: 'FINAL' } };
+
+describe('events of a write', () => {
+  it.each([
+    ['a text item created', [change('textItem', 'created')], ['textItems.created:1']],
+    ['a text item moved', [change('textItem', 'moved')], ['textItems.updated:1']],
+    ['a component deleted', [change('component', 'deleted')], ['components.deleted:1']],
+    ['a status change', [change('component', 'updated', status)], ['components.updated:1', 'statuses.updated:1']],
+    ['a create with a status is no status change', [change('textItem', 'created', status)], ['textItems.created:1']],
+    [
+      'a rename',
+      [change('textItem', 'renamed', { developerId: { before: 'a', after: 'b' } })],
+      ['textItems.updated:1', 'developerIds.updated:1'],
+    ],
+    [
+      'a variant rename',
+      [change('variant', 'renamed', { developerId: { before: 'a', after: 'b' } })],
+      ['developerIds.updated:1', 'variants.changed:1'],
+    ],
+    [
+      'a variant delete that removed text',
+      [change('variant', 'deleted'), change('textItem', 'updated'), change('component', 'updated')],
+      ['textItems.updated:1', 'components.updated:1', 'variants.changed:1'],
+    ],
+    [
+      'a publish, only components.published',
+      [change('component', 'published'), change('textItem', 'updated', { componentId: { before: null, after: 'c' } })],
+      ['components.published:2'],
+    ],
+    [
+      'blocks and bases are project changes',
+      [change('block', 'created'), change('base', 'updated')],
+      ['projects.changed:2'],
+    ],
+    ['the workflow', [change('statuses', 'updated')], ['statuses.updated:1']],
+    [
+      'kinds without events',
+      [change('webhook', 'created'), change('user', 'created'), change('workspace', 'updated')],
+      [],
+    ],
+    [
+      'folders, variables, style guides',
+      [change('folder', 'moved'), change('variable', 'created'), change('styleGuide', 'deleted')],
+      ['variables.changed:1', 'folders.changed:1', 'styleGuides.changed:1'],
+    ],
+  ])('%s', (_label, changes, expected) => {
+    expect(names(changes)).toEqual(expected);
+  });
+
+  it('splits more than 1,000 changes into events of at most 1,000, in order', () => {
+    const changes = Array.from({ length: 2500 }, (_, i) => ({
+      ...change('component', 'created'),
+      developerId: `c${i}`,
+    }));
+    const events = eventsOfWrite(changes);
+    expect(events.map((e) => e.changes.length)).toEqual([1000, 1000, 500]);
+    expect(events.flatMap((e) => e.changes.map((c) => c.developerId))).toEqual(changes.map((c) => c.developerId));
+  });
+});
+
+describe('the retry schedule', () => {
+  const queued = 0;
+  const mid = () => 0.5;
+  it('waits about 30 s, 2 min, 10 min, 1 h, 6 h, then 12 h, within ±20%', () => {
+    const expected = [30_000, 120_000, 600_000, 3_600_000, 21_600_000, 43_200_000];
+    expected.forEach((delay, i) => {
+      expect(nextAttemptAt(i + 1, queued, 1000, 1, mid)).toBe(1000 + delay);
+      expect(nextAttemptAt(i + 1, queued, 1000, 1, () => 0)).toBe(1000 + delay * 0.8);
+      expect(nextAttemptAt(i + 1, queued, 1000, 1, () => 1)).toBe(1000 + delay * 1.2);
+    });
+  });
+  it('tries last at 24 h after queueing, then gives up; the scale shrinks it all', () => {
+    expect(nextAttemptAt(7, queued, RETRY_WINDOW_MS - 1000, 1, mid)).toBe(RETRY_WINDOW_MS);
+    expect(nextAttemptAt(8, queued, RETRY_WINDOW_MS, 1, mid)).toBeNull();
+    expect(nextAttemptAt(1, queued, 0, 0.001, mid)).toBe(30);
+    expect(nextAttemptAt(3, queued, RETRY_WINDOW_MS * 0.001, 0.001, mid)).toBeNull();
+  });
+});
+
+describe('refused addresses', () => {
+  it.each([
+    ['169.254.169.254', true, true],
+    ['0.0.0.0', true, true],
+    ['fe80::1', true, true],
+    ['::ffff:169.254.169.254', true, true],
+    ['127.0.0.1', false, true],
+    ['::1', false, true],
+    ['::ffff:127.0.0.1', false, true],
+    ['10.1.2.3', false, true],
+    ['172.20.0.1', false, true],
+    ['192.168.1.1', false, true],
+    ['100.64.0.1', false, true],
+    ['fd00::1', false, true],
+    ['93.184.216.34', false, false],
+    ['2606:4700::1111', false, false],
+  ])('%s: always refused %s, refused unless private allowed %s', (address, always, unlessAllowed) => {
+    expect(refusedAddress(address, true) !== null).toBe(always);
+    expect(refusedAddress(address, false) !== null).toBe(unlessAllowed);
+  });
+});
+
+describe('the signing key at rest', () => {
+  it('is sealed with the secret, and unreadable with another', () => {
+    const secret = randomBytes(32);
+    const stored = sealKey('k'.repeat(40), secret);
+    expect(stored).not.toContain('kkkk');
+    expect(openKey(stored, secret)).toBe('k'.repeat(40));
+    expect(openKey(stored, randomBytes(32))).toBeNull();
+    expect(openKey(stored, null)).toBeNull();
+    expect(openKey(sealKey('plainkey', null), secret)).toBe('plainkey');
+  });
+});
+
+it('writes the body exactly as JSON.stringify of its payload', () => {
+  const changes = [{ id: '1', fields: { text: { before: 'a "quoted" \u2028 ü', after: null } } }];
+  const body = eventBody({
+    name: 'textItems.updated',
+    uuid: 'u',
+    workspaceId: 3,
+    at: '2026-01-01T00:00:00.000Z',
+    actor: 'a@b',
+    sequence: 9,
+    changes: JSON.stringify(changes),
+  });
+  expect(JSON.stringify(JSON.parse(body))).toBe(body);
+  expect(JSON.parse(body)).toEqual({
+    event: 'textItems.updated',
+    data: { id: 'u', workspaceId: '3', at: '2026-01-01T00:00:00.000Z', actor: 'a@b', sequence: 9, changes },
+  });
+});
