@@ -6,7 +6,12 @@ import { ALL_VARIANTS, type Snapshot, type TextRecord } from './snapshot.js';
  * The workspace being written, read through the same services its GETs use, in the same shapes
  * as the source's snapshot, so that "unchanged" is a comparison of what both GETs answer.
  */
-export async function readTarget(services: Services, workspaceId: number, limits: Limits): Promise<Snapshot> {
+export async function readTarget(
+  services: Services,
+  workspaceId: number,
+  limits: Limits,
+  options: { texts: boolean } = { texts: true },
+): Promise<Snapshot> {
   const revision = (await services.history.revisionOf(workspaceId)) ?? 0;
   const filter = JSON.stringify(ALL_VARIANTS);
   const [workspace, users, statuses, variants, variables, folders, bases, projects, styleguides] = await Promise.all([
@@ -20,6 +25,24 @@ export async function readTarget(services: Services, workspaceId: number, limits
     services.projects.listProjects(workspaceId),
     services.styleguides.list(workspaceId),
   ]);
+  const blocks = new Map<string, { id: string; name: string }[]>();
+  for (const project of projects) blocks.set(project.id, await services.blocks.list(workspaceId, project.id));
+  const snapshot: Snapshot = {
+    workspace,
+    users: users.map((u) => ({ email: u.email, name: u.name })),
+    statuses,
+    variants,
+    variables,
+    folders,
+    bases,
+    projects,
+    blocks,
+    components: [],
+    textItems: [],
+    styleguides: styleguides as Snapshot['styleguides'],
+  };
+  // Reading every text is the costly part: skipped where only the structure is compared.
+  if (!options.texts) return snapshot;
   const parse = (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as TextRecord[];
   const components = parse(
     await services.components.list(workspaceId, revision, { filter, richText: 'html' }, limits.filterIds),
@@ -37,20 +60,5 @@ export async function readTarget(services: Services, workspaceId: number, limits
       ),
     );
   }
-  const blocks = new Map<string, { id: string; name: string }[]>();
-  for (const project of projects) blocks.set(project.id, await services.blocks.list(workspaceId, project.id));
-  return {
-    workspace,
-    users: users.map((u) => ({ email: u.email, name: u.name })),
-    statuses,
-    variants,
-    variables,
-    folders,
-    bases,
-    projects,
-    blocks,
-    components,
-    textItems,
-    styleguides: styleguides as Snapshot['styleguides'],
-  };
+  return { ...snapshot, components, textItems };
 }

@@ -115,6 +115,7 @@ export async function publishItems(ctx: StructureContext, source: Snapshot, targ
   const components = groupRecords(source.components);
   const here = groupRecords(target.textItems);
   const existing = new Set(groupRecords(target.components).keys());
+  let published = 0;
   for (const id of ids) {
     const component = components.get(id);
     if (!component || existing.has(id) || here.get(id)?.record.componentId) continue;
@@ -124,7 +125,9 @@ export async function publishItems(ctx: StructureContext, source: Snapshot, targ
       folderId: component.record.folderId ?? null,
     });
     ctx.report.count('published', 'created');
+    published += 1;
   }
+  return published;
 }
 
 export interface BlockIds {

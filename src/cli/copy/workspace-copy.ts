@@ -47,7 +47,8 @@ export async function copyWorkspace(options: CopyOptions): Promise<CopySummary> 
     batch: limits.batchItems,
     report,
   };
-  let target = await readTarget(services, workspaceId, limits);
+  const structure = () => readTarget(services, workspaceId, limits, { texts: false });
+  let target = await structure();
 
   progress.phase('settings, users, workflow, variants, variables, folders, projects', 7);
   const steps = [
@@ -63,16 +64,15 @@ export async function copyWorkspace(options: CopyOptions): Promise<CopySummary> 
     await step();
     progress.advance(1);
   }
-  target = await readTarget(services, workspaceId, limits);
+  target = await structure();
   await copyBlocks(ctx, source, target);
   target = await readTarget(services, workspaceId, limits);
 
   const published = publishedIds(source);
   await copyComponents(ctx, source, target, published);
   await copyTextItems(ctx, source, target, blockIdsOf(target));
-  target = await readTarget(services, workspaceId, limits);
-  if (published.size > 0) {
-    await publishItems(ctx, source, target, published);
+  if (wroteTexts(report)) target = await readTarget(services, workspaceId, limits);
+  if (published.size > 0 && (await publishItems(ctx, source, target, published)) > 0) {
     target = await readTarget(services, workspaceId, limits);
     // The published components take the rest of their content (variants, status...) now.
     const again = new Report(progress);
@@ -85,6 +85,11 @@ export async function copyWorkspace(options: CopyOptions): Promise<CopySummary> 
   progress.end();
   return { workspaceId, source: options.source.base, counts: report.counts, notCarried: report.notCarried };
 }
+
+const wroteTexts = (report: Report) =>
+  ['components', 'textItems'].some(
+    (kind) => (report.counts[kind]?.created ?? 0) + (report.counts[kind]?.updated ?? 0) > 0,
+  );
 
 function onlyPublished(source: Snapshot, ids: Set<string>): Snapshot {
   const idOf = (r: { id: string; pluralForm: string | null }) =>
