@@ -4,7 +4,8 @@
  */
 
 // `%%`, or a conversion with an optional position, flags, width, precision and length.
-const SPEC = /%%|%(?:(\d+)\$)?[-+ 0#']*\d*(?:\.\d+)?(?:hh|h|ll|l|q|z|t|j|L)?([@sdiuxXoOfFeEgGcCaAp])/g;
+// No space flag: `100% sure` is text, not an argument with a space flag.
+const SPEC = /%%|%(?:(\d+)\$)?[-+0#]*\d*(?:\.\d+)?(?:hh|h|ll|l|q|z|t|j|L)?([@sdiuxXoOfFeEgGcCaAp])/g;
 
 export interface PrintfArgument {
   /** 1-based argument position. */

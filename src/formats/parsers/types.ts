@@ -54,6 +54,8 @@ export interface ParsedFile {
 export interface ParseOptions {
   /** BCP 47 locale of the imported text: it says which plural categories the file has. */
   locale: string;
+  /** The workspace's variable names in the request's `variableOrder`: how positional formats number them. */
+  variables: readonly string[];
   /** Key separator of nested JSON (`.` unless given). */
   keySeparator?: string;
 }

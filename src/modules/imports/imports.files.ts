@@ -1,7 +1,9 @@
 /** The request's file(s) read into columns: the texts of the base or of one variant each. */
 import type { VariantRow } from '../../db/schema.js';
 import { parsers } from '../../formats/parsers/index.js';
+import { compareNames } from '../../formats/shared/variables.js';
 import { badRequest } from '../../http/errors.js';
+import type { Variable } from '../variables/variables.service.js';
 import type { ImportColumn } from './imports.plan.js';
 import type { ImportRequest } from './imports.types.js';
 
@@ -9,11 +11,29 @@ type VariantOf = (developerId: string | undefined, field: string) => VariantRow 
 
 const columnVariant = (row: VariantRow | null) => (row ? { id: row.id, developerId: row.developer_id } : null);
 
-export function parseColumns(request: ImportRequest, language: string, variantOf: VariantOf): ImportColumn[] {
+/** Variable names numbered as the exports number them: creation order, or by name. */
+function orderedNames(variables: readonly Variable[], order: 'default' | 'alphabetical'): string[] {
+  const names = variables.map((variable) => variable.name);
+  return order === 'alphabetical' ? names.sort(compareNames) : names;
+}
+
+export function parseColumns(
+  request: ImportRequest,
+  language: string,
+  variables: readonly Variable[],
+  variantOf: VariantOf,
+): ImportColumn[] {
   const variant = variantOf(request.variantId, 'variantId');
   const locale = variant?.locale_code || language;
-  const options = { locale, ...(request.keySeparator !== undefined && { keySeparator: request.keySeparator }) };
-  const file = parsers[request.format](request.content, options);
+  const options = {
+    locale,
+    variables: orderedNames(variables, request.variableOrder ?? 'default'),
+    ...(request.keySeparator !== undefined && { keySeparator: request.keySeparator }),
+  };
+  if (request.stringsdict !== undefined && request.format !== 'ios-strings') {
+    throw badRequest('stringsdict: only an ios-strings import takes a .stringsdict');
+  }
+  const file = parsers[request.format](request.content, options, request.stringsdict);
   if (file.variantName !== null && request.variantId === undefined) {
     throw badRequest(
       `the file is an export of the variant "${file.variantName}": give its variantId (or variantId=base to import it as base text)`,

@@ -14,7 +14,7 @@ import type { FoldersService } from '../folders/folders.service.js';
 import { baseNotFound, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
 import type { TextItemsService } from '../text-items/text-items.service.js';
 import { loadTextsByDeveloperIds, variantNotFoundMessage } from '../texts/index.js';
-import type { VariablesService } from '../variables/variables.service.js';
+import type { Variable, VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { parseColumns } from './imports.files.js';
 import { type ImportColumn, type PlannedImport, planImport } from './imports.plan.js';
@@ -73,7 +73,7 @@ export function createImportsService(deps: ImportsDeps) {
       deps.variables.listVariables(executor, workspaceId),
       deps.accounts.baseLanguage(executor, workspaceId),
     ]);
-    const columns = readColumns(request, variants, language);
+    const columns = readColumns(request, variants, variables, language);
     const keys = [...new Set(columns.flatMap((column) => column.file.entries.map((entry) => entry.key)))];
     const entities = await loadTextsByDeveloperIds(executor, workspaceId, target.kind, keys);
     const planned = planImport({
@@ -126,7 +126,12 @@ export function createImportsService(deps: ImportsDeps) {
 export type ImportsService = ReturnType<typeof createImportsService>;
 
 /** The parsed columns of the request; a malformed file is a 400 naming the place. */
-function readColumns(request: ImportRequest, variants: readonly VariantRow[], language: string): ImportColumn[] {
+function readColumns(
+  request: ImportRequest,
+  variants: readonly VariantRow[],
+  variables: readonly Variable[],
+  language: string,
+): ImportColumn[] {
   const variantOf = (developerId: string | undefined, field: string) => {
     if (developerId === undefined || developerId === 'base') return null;
     const row = variants.find((v) => v.developer_id === developerId);
@@ -134,7 +139,7 @@ function readColumns(request: ImportRequest, variants: readonly VariantRow[], la
     return row;
   };
   try {
-    return parseColumns(request, language, variantOf);
+    return parseColumns(request, language, variables, variantOf);
   } catch (error) {
     if (error instanceof MalformedFile) throw badRequest(`${request.format} file, ${error.message}`);
     throw error;

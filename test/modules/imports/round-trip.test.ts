@@ -29,3 +29,51 @@ describe.each(KINDS)('export, import into an empty place, export again: %s', (ki
     }
   });
 });
+
+describe.each(KINDS)('export, import, export of the native formats: %s', (kind) => {
+  it('android gives the same bytes for base text and every variant', async () => {
+    const target = await createWorkspace(ctx);
+    await emptyLike(target);
+    for (const variantId of [undefined, 'fr', 'ru']) {
+      const params = { format: 'android', ...(variantId && { variantId }) };
+      const exported = await file(source, kind, params);
+      const report = await importFile(target, {
+        format: 'android',
+        content: exported,
+        ...intoKind(kind),
+        ...(variantId && { variantId }),
+      });
+      expect(report.skipped).toEqual([]);
+      expect(await file(target, kind, params)).toBe(exported);
+    }
+  });
+
+  it('ios-strings with its stringsdict gives the same bytes of both files', async () => {
+    const target = await createWorkspace(ctx);
+    await emptyLike(target);
+    for (const variantId of [undefined, 'fr', 'ru']) {
+      const params = (format: string) => ({ format, ...(variantId && { variantId }) });
+      const strings = await file(source, kind, params('ios-strings'));
+      const stringsdict = await file(source, kind, params('ios-stringsdict'));
+      const report = await importFile(target, {
+        format: 'ios-strings',
+        content: strings,
+        stringsdict,
+        ...intoKind(kind),
+        ...(variantId && { variantId }),
+      });
+      expect(report.skipped).toEqual([]);
+      expect(await file(target, kind, params('ios-strings'))).toBe(strings);
+      expect(await file(target, kind, params('ios-stringsdict'))).toBe(stringsdict);
+    }
+  });
+
+  it('ios-stringsdict alone brings the plural texts', async () => {
+    const target = await createWorkspace(ctx);
+    await emptyLike(target);
+    const stringsdict = await file(source, kind, { format: 'ios-stringsdict' });
+    const report = await importFile(target, { format: 'ios-stringsdict', content: stringsdict, ...intoKind(kind) });
+    expect(report.created).toEqual(['cart']);
+    expect(await file(target, kind, { format: 'ios-stringsdict' })).toBe(stringsdict);
+  });
+});
