@@ -95,6 +95,16 @@ export async function claimDue(
   leaseUntil: string,
   limit: number,
 ): Promise<number[]> {
+  // A read first: an idle poll must not take SQLite's write lock (or PostgreSQL row locks).
+  const due = await db
+    .selectFrom('webhook_attempts')
+    .select('id')
+    .where('state', '=', 'pending')
+    .where('due_at', '<=', now)
+    .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<', now)]))
+    .limit(1)
+    .execute();
+  if (due.length === 0) return [];
   let pick = db
     .selectFrom('webhook_attempts')
     .select('id')

@@ -4,7 +4,8 @@ import { SIGNING_KEY, setSigningKey, setupWebhooksApp, silentLog } from './helpe
 import { type Received, startReceiver, verifiedBy } from './receiver.js';
 
 /** Events from real writes, delivered by a running worker to a real receiver. */
-const ctx = await setupWebhooksApp();
+// Failing only for 0.36 s disables a webhook here (72 h by default).
+const ctx = await setupWebhooksApp({ disableAfterHours: 0.0001 });
 const receiver = await startReceiver();
 const worker = ctx.services.webhooks.worker(silentLog);
 worker.start();
@@ -213,5 +214,27 @@ describe('retries and the delivery log', () => {
     expect((await stranger.api.patch('webhooks', { updates: [{ developerId: 'hook', name: 'x' }] })).status).toBe(404);
     expect((await stranger.api.delete('webhooks', { developerIds: ['hook'] })).status).toBe(404);
     expect((await workspace.api.get('webhooks')).body[0].name).toBe('Hook');
+  });
+});
+
+describe('a webhook that only fails', () => {
+  it('is disabled with the reason shown, and enabling it again clears the reason', async () => {
+    const { workspace, path } = await subscribed(['components.created']);
+    receiver.respondWith((r) => (r.path === path && r.body.event !== 'webhook.test' ? 500 : 200));
+    await workspace.api.post('components', { components: [{ developerId: 'down', text: 'D' }] });
+    let hook = (await workspace.api.get('webhooks')).body[0];
+    for (let i = 0; i < 300 && hook.enabled; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      hook = (await workspace.api.get('webhooks')).body[0];
+    }
+    receiver.respondWith(() => 200);
+    expect(hook.enabled).toBe(false);
+    expect(hook.disabledReason).toMatch(/every delivery failed for 0.0001 hours \(last: HTTP 500\)/);
+    const log = (await workspace.api.get('webhooks/deliveries')).body.deliveries;
+    expect(log[0].state).toBe('failed');
+    expect(log.filter((d: any) => d.state === 'pending')).toEqual([]);
+    const enabled = await workspace.api.patch('webhooks', { updates: [{ developerId: 'hook', enabled: true }] });
+    expect(enabled.status).toBe(200);
+    expect((await workspace.api.get('webhooks')).body[0]).toMatchObject({ enabled: true, disabledReason: null });
   });
 });

@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
+import { servicesFor } from '../../../src/services.js';
 import { createWorkspace } from '../../helpers/app.js';
 import { SIGNING_KEY, setSigningKey, setupWebhooksApp } from './helpers.js';
 import { startReceiver, verifiedBy } from './receiver.js';
@@ -238,5 +240,35 @@ describe('without WEBHOOK_ALLOW_PRIVATE_NETWORKS', () => {
       expect(res.body.message, url).toMatch(/refused address: .* is a loopback or private address/);
     }
     expect(receiver.received.length).toBe(before);
+  });
+});
+
+describe('with COPYDESK_SECRET', () => {
+  it('keeps the signing key encrypted, and says so when another secret cannot read it', async () => {
+    const sealed = await setupWebhooksApp({ secret: randomBytes(32) });
+    const workspace = await createWorkspace(sealed);
+    await setSigningKey(workspace);
+    const row = await sealed.database.db
+      .selectFrom('webhook_signing_keys')
+      .select('stored')
+      .where('workspace_id', '=', workspace.id)
+      .executeTakeFirstOrThrow();
+    expect(row.stored).not.toContain(SIGNING_KEY.slice(0, 8));
+    const before = receiver.received.length;
+    const res = await workspace.api.post('webhooks', {
+      webhooks: [{ name: 'S', url: receiver.url('/sealed'), events: ['*'] }],
+    });
+    expect(res.status).toBe(201);
+    expect(verifiedBy(SIGNING_KEY, receiver.received[before] as never)).toBe(true);
+
+    const rotated = servicesFor(
+      { ...sealed.config, webhooks: { ...sealed.config.webhooks, secret: randomBytes(32) } },
+      sealed.database,
+    );
+    expect(await rotated.webhooks.resource.unreadableKeys()).toBeGreaterThanOrEqual(1);
+    const scope = { workspaceId: workspace.id, actor: { email: workspace.email, keyId: null } };
+    await expect(
+      rotated.webhooks.resource.create(scope, [{ name: 'T', url: receiver.url('/sealed'), events: ['*'] }]),
+    ).rejects.toThrow(/cannot be read with the current COPYDESK_SECRET/);
   });
 });
