@@ -75,25 +75,26 @@ export function createBlocksService(deps: BlocksDeps) {
     /** Appends blocks to the end of the project's block order, in request order. */
     async create(scope: WriteScope, projectId: string, blocks: readonly NewBlockInput[]): Promise<string[]> {
       const { workspaceId } = scope;
+      assertDistinctIds(
+        blocks.map((block) => block.developerId),
+        (index) => `blocks[${index}].developerId`,
+      );
       try {
         return await writes.write(scope, async (trx) => {
           const project = await requireProject(trx, workspaceId, projectId);
           const existing = await repo.listBlocks(trx, workspaceId, [project.id]);
           const held = new Set(existing.map((b) => b.developer_id));
           const taken = new Set([...held, ...blocks.flatMap((b) => b.developerId ?? [])]);
-          const inRequest = new Set<string>();
           let position = Math.max(-1, ...existing.map((b) => b.position));
           const planned = blocks.map((block, index) => {
             let developerId = block.developerId;
             if (developerId === undefined) {
               developerId = uniqueDeveloperId(slugify(block.name), taken);
-            } else if (held.has(developerId) || inRequest.has(developerId)) {
-              // Named twice in one create: the second element's id already exists, as with other creates.
+            } else if (held.has(developerId)) {
               throw conflict(
                 `blocks[${index}].developerId: Block with developer ID ${developerId} already exists in workspace project ${projectId}`,
               );
             }
-            inRequest.add(developerId);
             position += 1;
             return { developerId, name: block.name, position };
           });

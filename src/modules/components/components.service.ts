@@ -11,6 +11,7 @@ import type { FoldersService } from '../folders/folders.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
 import {
   applyUpdatePlans,
+  assertDistinctCreateIds,
   createTexts,
   deleteTexts,
   detachInstances,
@@ -80,6 +81,7 @@ export function createComponentsService(deps: ComponentsDeps) {
     userIds: ReadonlyMap<string, number>,
   ): Promise<PlannedWrite<string[]>> {
     const components = input.components;
+    assertDistinctCreateIds(components, 'components');
     const names = {
       variants: components.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
       variables: components.flatMap((c) => c.variables ?? []),

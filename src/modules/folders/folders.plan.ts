@@ -36,7 +36,7 @@ export function planCreate(tree: FolderTree, folders: readonly NewFolderInput[])
       developerId = uniqueDeveloperId(slugify(folder.name), taken);
     } else if (developerId === ROOT_FOLDER_ID) {
       throw badRequest(`${at}.developerId: '${ROOT_FOLDER_ID}' is reserved for the library root`);
-    } else if (existing.has(developerId) || inRequest.has(developerId)) {
+    } else if (existing.has(developerId)) {
       throw conflict(`${at}.developerId: Folder with developer ID ${developerId} already exists in workspace`);
     }
 

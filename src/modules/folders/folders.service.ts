@@ -84,6 +84,10 @@ export function createFoldersService(deps: FoldersDeps) {
     /** Creates the folders in request order, all or none; returns their developer IDs. */
     async create(scope: WriteScope, folders: readonly NewFolderInput[]): Promise<string[]> {
       const { workspaceId } = scope;
+      assertDistinctIds(
+        folders.map((folder) => folder.developerId),
+        (index) => `folders[${index}].developerId`,
+      );
       try {
         return await writes.write(scope, async (trx) => {
           const tree = await loadFolderTree(trx, workspaceId);

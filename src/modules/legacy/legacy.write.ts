@@ -1,5 +1,6 @@
 import type { Limits } from '../../config.js';
 import { AppError, badRequest } from '../../http/errors.js';
+import { findUnstorableText } from '../../http/storable-text.js';
 import { describeSchemaError, validatorCompiler } from '../../http/validation.js';
 import type { WorkspaceService } from '../accounts/workspace.service.js';
 import type { WriteScope } from '../changes/index.js';
@@ -99,6 +100,8 @@ export function createLegacyWriter(deps: LegacyWriteDeps, limits: Limits) {
       const body: { components: NewComponentInput[] } = { components };
       const first = validateCreate(body) ? undefined : validateCreate.errors?.[0];
       if (first) throw relabel(badRequest(describeSchemaError(first, 'body')), 'components', labels);
+      const unstorable = findUnstorableText(body, 'import');
+      if (unstorable) throw relabel(badRequest(unstorable), 'components', labels);
       let developerIds: string[];
       try {
         developerIds = await deps.components.create(writer, body);

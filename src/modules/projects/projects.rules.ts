@@ -30,7 +30,7 @@ function findBase(existing: readonly ProjectRef[], developerId: string, path: st
 /**
  * New projects (`kind` project) or bases, in request order. One namespace for both kinds: an
  * explicit id that either kind already holds is a 409 naming which; generated ids avoid every id
- * of the workspace and every explicit id of the request.
+ * of the workspace and every explicit id of the request (which are distinct: the service checked).
  */
 export function planCreate(
   existing: readonly ProjectRef[],
@@ -40,7 +40,6 @@ export function planCreate(
   const field = kind === 'project' ? 'projects' : 'bases';
   const byDeveloperId = new Map(existing.map((c) => [c.developerId, c]));
   const taken = new Set([...byDeveloperId.keys(), ...inputs.flatMap((i) => i.developerId ?? [])]);
-  const inRequest = new Set<string>();
   return inputs.map((input, index) => {
     const at = `${field}[${index}]`;
     let developerId = input.developerId;
@@ -53,13 +52,6 @@ export function planCreate(
           `${at}.developerId: ${label[holder.kind]} with developer ID ${developerId} already exists in workspace`,
         );
       }
-      // Named twice in one create: the second element's id already exists, as with other creates.
-      if (inRequest.has(developerId)) {
-        throw conflict(
-          `${at}.developerId: ${label[kind]} with developer ID ${developerId} already exists in workspace`,
-        );
-      }
-      inRequest.add(developerId);
     }
     const baseId =
       kind === 'project' && input.baseId != null ? findBase(existing, input.baseId, `${at}.baseId`).id : null;

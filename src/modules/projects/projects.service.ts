@@ -83,6 +83,10 @@ export function createProjectsService(deps: ProjectsDeps) {
 
   async function create(scope: WriteScope, kind: ProjectRef['kind'], inputs: readonly NewProjectInput[]) {
     const { workspaceId } = scope;
+    assertDistinctIds(
+      inputs.map((input) => input.developerId),
+      (index) => `${kind}s[${index}].developerId`,
+    );
     try {
       return await writes.write(scope, async (trx) => {
         const existing = await listProjectRefs(trx, workspaceId);

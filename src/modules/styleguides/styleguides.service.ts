@@ -72,18 +72,16 @@ export function createStyleguidesService(deps: StyleguidesDeps) {
     async create(scope: WriteScope, inputs: readonly NewStyleguideInput[]): Promise<string[]> {
       const { workspaceId } = scope;
       const explicit = new Set<string>();
+      assertDistinctIds(
+        inputs.map((input) => input.developerId),
+        (index) => `styleguides[${index}].developerId`,
+      );
       inputs.forEach((input, i) => {
         const id = input.developerId;
         if (input.sections) checkSections(input.sections, `styleguides[${i}].sections`);
         if (id === undefined) return;
         if (id === BUILTIN_ID) {
           throw badRequest(`styleguides[${i}].developerId: '${BUILTIN_ID}' is reserved for the built-in style guide`);
-        }
-        // Named twice in one create: the second already exists, as with every other create.
-        if (explicit.has(id)) {
-          throw conflict(
-            `styleguides[${i}].developerId: Style guide with developer ID ${id} already exists in workspace`,
-          );
         }
         explicit.add(id);
       });

@@ -11,6 +11,7 @@ import { baseNotFound, type ProjectsService, projectNotFound } from '../projects
 import type { StatusesService } from '../statuses/statuses.service.js';
 import {
   applyUpdatePlans,
+  assertDistinctCreateIds,
   createTexts,
   deleteTexts,
   derivedItems,
@@ -108,6 +109,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     userIds: ReadonlyMap<string, number>,
   ): Promise<PlannedWrite<string[]>> {
     const items = input.textItems;
+    assertDistinctCreateIds(items, 'textItems');
     const target = await createTarget(trx, workspaceId, input);
     const names = {
       variants: items.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),

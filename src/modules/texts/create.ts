@@ -1,5 +1,6 @@
 import type { Executor } from '../../db/schema.js';
 import { type AppError, badRequest } from '../../http/errors.js';
+import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import {
   assigneeId,
   checkStatus,
@@ -55,13 +56,23 @@ export interface CreateRules<I> {
   alreadyExists: (developerId: string) => AppError;
 }
 
+/**
+ * The same explicit developer ID twice in one create is a 400 naming the second: a fault of the
+ * request itself, checked first by each create, before anything is read (a 409 is for ids that exist).
+ */
+export const assertDistinctCreateIds = (inputs: readonly { developerId?: string }[], field: string) =>
+  assertDistinctIds(
+    inputs.map((input) => input.developerId),
+    (index) => `${field}[${index}].developerId`,
+  );
+
 const inputForms = (input: NewContentInput): Set<PluralForm> =>
   pluralFormsOf([input.plurals, ...(input.variants ?? []).map((v) => v.plurals)]);
 
 /**
- * Developer IDs of the request: explicit ones as given (a repeat is a conflict, reported when its
- * element's turn comes), generated ones as slugs that avoid every existing and explicit id and
- * whose plural records collide with nothing.
+ * Developer IDs of the request: explicit ones as given (one that exists is a conflict, reported
+ * when its element's turn comes; a repeat within the request was refused before), generated ones
+ * as slugs that avoid every existing and explicit id and whose plural records collide with nothing.
  */
 function assignDeveloperIds<I extends NewContentInput>(
   inputs: readonly I[],
@@ -69,12 +80,10 @@ function assignDeveloperIds<I extends NewContentInput>(
   slugOf: (input: I) => string,
 ) {
   const taken = new Set([...existing.ids, ...inputs.flatMap((c) => c.developerId ?? [])]);
-  const seen = new Set<string>();
   const conflicts = new Map<number, string>();
   const ids = inputs.map((input, index) => {
     if (input.developerId !== undefined) {
-      if (existing.ids.has(input.developerId) || seen.has(input.developerId)) conflicts.set(index, input.developerId);
-      seen.add(input.developerId);
+      if (existing.ids.has(input.developerId)) conflicts.set(index, input.developerId);
       return input.developerId;
     }
     const forms = inputForms(input);
@@ -90,8 +99,8 @@ function assignDeveloperIds<I extends NewContentInput>(
 }
 
 /**
- * Checks a whole create before anything is written; the first bad element is the error. Per
- * element: a developer ID that exists (409), then the kind's own fields (`own`, whose answer is
+ * Checks a whole create before anything is written; the first bad element is the error. The
+ * request's ids are distinct (`assertDistinctCreateIds`). Per element: a developer ID that exists (409), then the kind's own fields (`own`, whose answer is
  * kept as `planned.own`), then the content fields, then plural-record collisions.
  */
 export function planContents<I extends NewContentInput, T>(

@@ -1,5 +1,6 @@
 import { type Static, type TSchema, Type } from 'typebox';
 import { badRequest } from '../../http/errors.js';
+import { findUnstorableText } from '../../http/storable-text.js';
 import { compileStrict, describeSchemaError } from '../../http/validation.js';
 
 /**
@@ -86,6 +87,9 @@ export function parseFilter(
     throw badRequest(`${describeSchemaError(error, 'filter')}${hint ? ` ${hint}` : ''}`);
   }
   const input = checked.value.filter;
+  // JSON escapes inside the parameter get past the request's own check (`\u0000` is six characters there).
+  const unstorable = findUnstorableText(checked.value, 'filter');
+  if (unstorable) throw badRequest(unstorable);
   const filter: ParsedFilter = {
     folders: nonEmpty(input.folders)?.map((f) => ({ id: f.id, excludeNestedFolders: f.excludeNestedFolders ?? false })),
     projects: ids(input.projects),

@@ -22,6 +22,7 @@ export {
 } from './content.js';
 export { loadWriteContext, type WriteContextDeps } from './context.js';
 export {
+  assertDistinctCreateIds,
   createTexts,
   type ExistingTexts,
   loadExistingTexts,

@@ -3,7 +3,7 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
-import { assertDistinctIds, firstRepeat } from '../../shared/distinct-ids.js';
+import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { WritePath, WriteScope } from '../changes/index.js';
 import { changesOf } from '../changes/index.js';
 import { type VariableData, type VariableType, variableDataError, variableNameError } from './variable-data.js';
@@ -98,14 +98,13 @@ export function createVariablesService(deps: VariablesDeps) {
         if (error) throw badRequest(error);
       });
       const names = variables.map((v) => v.name);
-      const alreadyExists = (index: number) =>
-        conflict(`variables[${index}].name: Variable ${names[index]} already exists in workspace`);
-      const repeat = firstRepeat(names);
+      // A variable's name is its developer ID.
+      assertDistinctIds(names, (index) => `variables[${index}].name`, 'variable name');
       return writes.write(scope, async (trx) => {
         const existing = new Set((await repo.findVariablesByName(trx, workspaceId, names)).map((r) => r.name));
         const taken = names.findIndex((name) => existing.has(name));
-        if (taken !== -1 && (repeat === -1 || taken < repeat)) throw alreadyExists(taken);
-        if (repeat !== -1) throw alreadyExists(repeat);
+        if (taken !== -1)
+          throw conflict(`variables[${taken}].name: Variable ${names[taken]} already exists in workspace`);
         const rows = variables.map(({ name, type, data }) => ({ name, type, data: JSON.stringify(data) }));
         let ids: number[];
         try {

@@ -62,6 +62,10 @@ export function createVariantsService(deps: VariantsDeps) {
     /** Creates the variants in order and answers their developer IDs, generated ones included. */
     async create(scope: WriteScope, variants: readonly NewVariantInput[]): Promise<string[]> {
       const { workspaceId } = scope;
+      assertDistinctIds(
+        variants.map((variant) => variant.developerId),
+        (index) => `variants[${index}].developerId`,
+      );
       const locales = variants.map((v, i) => {
         if (v.developerId !== undefined && RESERVED_VARIANT_IDS.has(v.developerId)) {
           throw badRequest(`variants[${i}].developerId: '${v.developerId}' is a reserved variant id`);

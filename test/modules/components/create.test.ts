@@ -177,7 +177,7 @@ describe('POST /v2/components errors', () => {
     expect(await rejected(ws, [{ text: 'x' }], 400, { richText: 'html_paragraphs' })).toBe('richText must be "html"');
   });
 
-  it('answers 409 for a developer ID that exists or repeats in the request, writing nothing', async () => {
+  it('answers 409 for a developer ID that exists, 400 for one repeated in the request, writing nothing', async () => {
     const ws = await createWorkspace(ctx);
     await createComponents(ws, [{ developerId: 'taken', text: 'first' }]);
     expect(await rejected(ws, [{ text: 'new' }, { developerId: 'taken', text: 'again' }], 409)).toBe(
@@ -190,9 +190,9 @@ describe('POST /v2/components errors', () => {
           { developerId: 'twice', text: '1' },
           { developerId: 'twice', text: '2' },
         ],
-        409,
+        400,
       ),
-    ).toBe('Component with developer ID twice already exists in workspace');
+    ).toBe("components[1].developerId: duplicate developer ID 'twice'");
     expect(keys(await list(ws))).toEqual(['taken']);
   });
 

@@ -156,7 +156,7 @@ describe('POST /v2/componentFolders', () => {
     expect(await list(ws)).toEqual([]);
   });
 
-  it('answers 409 for a developer ID that exists or repeats in the request', async () => {
+  it('answers 409 for a developer ID that exists, 400 for one repeated in the request', async () => {
     const ws = await createWorkspace(ctx);
     await create(ws, [{ name: 'Existing', developerId: 'existing' }]);
     const exists = await create(ws, [
@@ -171,8 +171,8 @@ describe('POST /v2/componentFolders', () => {
       { name: 'X', developerId: 'dup' },
       { name: 'Y', developerId: 'dup' },
     ]);
-    expect(twice.status).toBe(409);
-    expect(twice.body.message).toBe('folders[1].developerId: Folder with developer ID dup already exists in workspace');
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toBe("folders[1].developerId: duplicate developer ID 'dup'");
     expect((await list(ws)).map((f: { id: string }) => f.id)).toEqual(['existing']);
   });
 

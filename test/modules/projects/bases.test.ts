@@ -43,8 +43,8 @@ describe('GET and POST /v2/bases', () => {
       { name: 'A', developerId: 'a' },
       { name: 'B', developerId: 'a' },
     ]);
-    expect(repeated.status).toBe(409);
-    expect(repeated.body.message).toBe('bases[1].developerId: Base with developer ID a already exists in workspace');
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.message).toBe("bases[1].developerId: duplicate developer ID 'a'");
     const extra = await createBases(ws, [{ name: 'A' }, { name: 'B', baseId: 'x' }]);
     expect(extra.status).toBe(400);
     expect(extra.body.message).toBe('bases[1].baseId is not a known field');

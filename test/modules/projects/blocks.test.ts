@@ -112,10 +112,8 @@ describe('POST /v2/projectBlocks', () => {
         { name: 'B', developerId: 'a' },
       ],
     });
-    expect(repeated.status).toBe(409);
-    expect(repeated.body.message).toBe(
-      'blocks[1].developerId: Block with developer ID a already exists in workspace project web',
-    );
+    expect(repeated.status).toBe(400);
+    expect(repeated.body.message).toBe("blocks[1].developerId: duplicate developer ID 'a'");
     expect(await listBlocks(ws, 'web')).toEqual([{ id: 'header', name: 'Header' }]);
   });
 });

@@ -78,14 +78,14 @@ describe('POST /v2/projects', () => {
     expect(base.body.message).toBe('projects[1].developerId: Base with developer ID core already exists in workspace');
   });
 
-  it('answers 409 for an id repeated in the request, as for an existing one', async () => {
+  it('answers 400 for an id repeated in the request, naming the repeat', async () => {
     const ws = await createWorkspace(ctx);
     const res = await createProjects(ws, [
       { name: 'A', developerId: 'x' },
       { name: 'B', developerId: 'x' },
     ]);
-    expect(res.status).toBe(409);
-    expect(res.body.message).toBe('projects[1].developerId: Project with developer ID x already exists in workspace');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("projects[1].developerId: duplicate developer ID 'x'");
   });
 
   it('connects to a base; an unknown base or a project given as base is a 400 naming it', async () => {
@@ -114,7 +114,7 @@ describe('POST /v2/projects', () => {
       { name: 'A', developerId: 'a' },
       { name: 'B', developerId: 'a' },
     ]);
-    expect(clash.status).toBe(409);
+    expect(clash.status).toBe(400);
     expect(await listProjects(ws)).toEqual([]);
   });
 

@@ -79,7 +79,7 @@ describe('POST /v2/styleguides', () => {
     });
   });
 
-  it('reserves default, and answers 409 for an existing id', async () => {
+  it('reserves default, answers 409 for an existing id and 400 for a repeated one', async () => {
     const { api } = await createWorkspace(ctx);
     const reserved = await api.post('styleguides', { styleguides: [{ name: 'x', developerId: 'default' }] });
     expect(reserved.status).toBe(400);
@@ -96,10 +96,8 @@ describe('POST /v2/styleguides', () => {
         { name: 'b', developerId: 'same' },
       ],
     });
-    expect(twice.status).toBe(409);
-    expect(twice.body.message).toBe(
-      'styleguides[1].developerId: Style guide with developer ID same already exists in workspace',
-    );
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toBe("styleguides[1].developerId: duplicate developer ID 'same'");
   });
 
   it('never generates default from a name', async () => {

@@ -209,15 +209,15 @@ describe('POST /v2/textItems errors, all or nothing', () => {
     expect(await countTexts(ctx, ws, 'text_item')).toBe(3);
   });
 
-  it('an existing or repeated developer ID is a 409, even in another project', async () => {
+  it('an existing developer ID is a 409, even in another project; one repeated in the request a 400', async () => {
     const ws = await fresh();
     const exists = 'Text item with developer ID core-a already exists in workspace';
     expect(
       await failure(ws, 'post', 'textItems', { projectId: 'app', textItems: [item({ developerId: 'core-a' })] }, 409),
     ).toBe(exists);
     const repeated = { projectId: 'app', textItems: [item({ developerId: 'x' }), item({ developerId: 'x' })] };
-    expect(await failure(ws, 'post', 'textItems', repeated, 409)).toBe(
-      'Text item with developer ID x already exists in workspace',
+    expect(await failure(ws, 'post', 'textItems', repeated, 400)).toBe(
+      "textItems[1].developerId: duplicate developer ID 'x'",
     );
     expect(await countTexts(ctx, ws, 'text_item')).toBe(2);
   });

@@ -198,11 +198,11 @@ describe('POST /v2/variables', () => {
     expect(await names(ws)).toEqual(['user_name']);
   });
 
-  it('answers 409 for a name given twice in the request and creates nothing', async () => {
+  it('answers 400 for a name (its developer ID) given twice in the request and creates nothing', async () => {
     const ws = await createWorkspace(ctx);
     const res = await ws.api.post('variables', { variables: [count, fruits, { ...greeting, name: 'count' }] });
-    expect(res.status).toBe(409);
-    expect(res.body.message).toBe('variables[2].name: Variable count already exists in workspace');
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("variables[2].name: duplicate variable name 'count'");
     expect(await names(ws)).toEqual([]);
   });
 

@@ -86,7 +86,7 @@ describe('POST /v2/variants', () => {
     expect(await ids({ api } as Workspace)).toEqual([]);
   });
 
-  it('answers 409 for a developer ID that exists, or twice in the request, and writes nothing', async () => {
+  it('answers 409 for a developer ID that exists, 400 for one twice in the request, and writes nothing', async () => {
     const workspace = await withVariants([{ name: 'French', developerId: 'fr' }]);
     const existing = await workspace.api.post('variants', {
       variants: [{ name: 'New' }, { name: 'Other', developerId: 'fr' }],
@@ -99,8 +99,8 @@ describe('POST /v2/variants', () => {
         { name: 'Two', developerId: 'x' },
       ],
     });
-    expect(twice.status).toBe(409);
-    expect(twice.body.message).toContain('already exists in workspace');
+    expect(twice.status).toBe(400);
+    expect(twice.body.message).toBe("variants[1].developerId: duplicate developer ID 'x'");
     expect(await ids(workspace)).toEqual(['fr']);
   });
 
