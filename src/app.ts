@@ -9,10 +9,12 @@ import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { registerAuth } from './http/auth.js';
 import { httpCache } from './http/cache/index.js';
+import { answerClientError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { codeForStatus } from './http/errors.js';
 import { documentTransportStatuses } from './http/openapi.js';
 import { ErrorResponse } from './http/schemas.js';
+import { registerStorableText } from './http/storable-text.js';
 import { validatorCompiler } from './http/validation.js';
 import { workspaceRoutes } from './modules/accounts/workspace.routes.js';
 import { blocksRoutes } from './modules/blocks/blocks.routes.js';
@@ -60,6 +62,8 @@ export async function buildApp(deps: AppDeps) {
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     return503OnClosing: true,
+    // Parse errors and request timeouts: our error shape, and never a body for a HEAD.
+    clientErrorHandler: answerClientError,
     // The router's own errors (a malformed URL) skip every hook: give them our shape and request id.
     frameworkErrors: (error, request, reply) => {
       const status = error.statusCode ?? 400;
@@ -87,6 +91,7 @@ export async function buildApp(deps: AppDeps) {
   });
   registerErrorHandling(app);
   registerAuth(app, services.accounts);
+  registerStorableText(app);
 
   await app.register(swagger, {
     openapi: {
