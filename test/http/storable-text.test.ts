@@ -102,3 +102,19 @@ describe('text the databases cannot store', () => {
     expect((await ws.api.get('components')).body).toEqual([]);
   });
 });
+
+describe('text the databases cannot store, inside an imported file', () => {
+  it('a JSON escape of NUL inside the file is a 400 naming its key', async () => {
+    const ws = await createWorkspace(ctx);
+    const res = await ws.api.post('import', {
+      format: 'json_i18next',
+      library: true,
+      content: '{"hello": "Hel\\u0000lo", "bye": "Bye"}',
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(400);
+    expect(res.body.message).toMatch(
+      /^content: .*hello.*: text: must not contain the NUL character \(U\+0000, at position 3\)$/,
+    );
+    expect((await ws.api.get('components')).body).toEqual([]);
+  });
+});

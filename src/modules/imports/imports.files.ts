@@ -3,6 +3,7 @@ import type { VariantRow } from '../../db/schema.js';
 import { parsers } from '../../formats/parsers/index.js';
 import { compareNames } from '../../formats/shared/variables.js';
 import { badRequest } from '../../http/errors.js';
+import { findUnstorableText } from '../../http/storable-text.js';
 import type { Variable } from '../variables/variables.service.js';
 import type { ImportColumn } from './imports.plan.js';
 import type { ImportRequest } from './imports.types.js';
@@ -34,6 +35,11 @@ export function parseColumns(
     throw badRequest('stringsdict: only an ios-strings import takes a .stringsdict');
   }
   const file = parsers[request.format](request.content, options, request.stringsdict);
+  // The file's own escapes (`\u0000` in JSON, `&#0;` in XML) get past the check of the request's text.
+  for (const entry of file.entries) {
+    const problem = findUnstorableText({ key: entry.key, ...entry.value }, 'value');
+    if (problem) throw badRequest(`content: ${entry.at}: ${problem}`);
+  }
   if (file.variantName !== null && request.variantId === undefined) {
     throw badRequest(
       `the file is an export of the variant "${file.variantName}": give its variantId (or variantId=base to import it as base text)`,
