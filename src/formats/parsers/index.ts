@@ -16,13 +16,15 @@ export const IMPORT_FORMATS = [
   'ios-stringsdict',
   'android',
   'json_nested',
+  'csv',
 ] as const;
 
 export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 
 export type Parser = (content: string, options: ParseOptions, companion?: string) => ParsedFile;
 
-export const parsers: Record<ImportFormat, Parser> = {
+/** The one-column formats; csv has its own entry (`parseCsv`), since its columns are several texts. */
+export const parsers: Record<Exclude<ImportFormat, 'csv'>, Parser> = {
   json_i18next: parseI18next,
   json_vue_i18n: parseVueI18n,
   json_icu: parseJsonIcu,
@@ -34,5 +36,6 @@ export const parsers: Record<ImportFormat, Parser> = {
   json_nested: parseI18next,
 };
 
+export { type CsvMapping, parseCsv } from './csv.js';
 export { namePrintf, printfArguments } from './printf.js';
 export * from './types.js';

@@ -10,10 +10,12 @@ export function readJsonObject(content: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(content.replace(/^\uFEFF/, ''));
   } catch (error) {
-    const message = (error as Error).message;
-    const position = /at position (\d+)/.exec(message);
-    const line = position ? lineAt(content, Number(position[1])) : null;
-    throw new MalformedFile(line === null ? 'file' : `line ${line}`, `not valid JSON (${message})`);
+    const offset = syntaxErrorAt(content.replace(/^\uFEFF/, ''));
+    const message = (error as Error).message.replace(/, ".*" is not valid JSON$/s, '');
+    throw new MalformedFile(
+      offset === null ? 'file' : `line ${lineAt(content, offset)}`,
+      `not valid JSON (${message})`,
+    );
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new MalformedFile('file', 'must be a JSON object of keys and messages');
@@ -58,4 +60,76 @@ function describe(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return `a ${typeof value}`;
+}
+
+/**
+ * Where the first syntax error of a JSON text is (an offset), or null: `JSON.parse` does not say
+ * for every error on Node 20, and a 400 should name the line.
+ */
+export function syntaxErrorAt(text: string): number | null {
+  let pos = 0;
+  const space = () => {
+    while (pos < text.length && ' \t\n\r'.includes(text[pos]!)) pos++;
+  };
+  const fail = (): never => {
+    throw pos;
+  };
+  const expect = (token: string) => {
+    if (!text.startsWith(token, pos)) fail();
+    pos += token.length;
+  };
+  const string = () => {
+    expect('"');
+    while (pos < text.length && text[pos] !== '"') {
+      if (text.charCodeAt(pos) < 0x20) fail();
+      pos += text[pos] === '\\' ? 2 : 1;
+    }
+    expect('"');
+  };
+  /** The members of an object or array up to `close`; `member` reads one. */
+  const members = (close: string, member: () => void) => {
+    pos++;
+    space();
+    if (text[pos] === close) {
+      pos++;
+      return;
+    }
+    for (;;) {
+      member();
+      space();
+      if (text[pos] === close) break;
+      expect(',');
+    }
+    pos++;
+  };
+  const value = (): void => {
+    space();
+    const char = text[pos];
+    if (char === '{') {
+      members('}', () => {
+        space();
+        string();
+        space();
+        expect(':');
+        value();
+      });
+    } else if (char === '[') members(']', value);
+    else if (char === '"') string();
+    else if (char === 't') expect('true');
+    else if (char === 'f') expect('false');
+    else if (char === 'n') expect('null');
+    else {
+      const number = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(pos, pos + 400));
+      if (!number) fail();
+      pos += number![0].length;
+    }
+  };
+  try {
+    value();
+    space();
+    return pos < text.length ? pos : null;
+  } catch (offset) {
+    if (typeof offset === 'number') return offset;
+    throw offset;
+  }
 }

@@ -1,6 +1,6 @@
 /** The request's file(s) read into columns: the texts of the base or of one variant each. */
 import type { VariantRow } from '../../db/schema.js';
-import { parsers } from '../../formats/parsers/index.js';
+import { parseCsv, parsers } from '../../formats/parsers/index.js';
 import { compareNames } from '../../formats/shared/variables.js';
 import { badRequest } from '../../http/errors.js';
 import { findUnstorableText } from '../../http/storable-text.js';
@@ -31,6 +31,20 @@ export function parseColumns(
     variables: orderedNames(variables, request.variableOrder ?? 'default'),
     ...(request.keySeparator !== undefined && { keySeparator: request.keySeparator }),
   };
+  if (request.format === 'csv') {
+    if (!request.columns)
+      throw badRequest('columns is required for csv: which column holds the keys and which the texts');
+    const rows = new Map<string, VariantRow | null>();
+    for (const id of Object.keys(request.columns.variants ?? {})) rows.set(id, variantOf(id, `columns.variants.${id}`));
+    const columns = parseCsv(request.content, request.columns, (target) =>
+      target === null ? locale : rows.get(target)?.locale_code || language,
+    );
+    return columns.map(({ target, file }) => ({
+      variant: columnVariant(target === null ? variant : (rows.get(target) ?? null)),
+      file,
+    }));
+  }
+  if (request.columns !== undefined) throw badRequest('columns: only a csv import takes a column mapping');
   if (request.stringsdict !== undefined && request.format !== 'ios-strings') {
     throw badRequest('stringsdict: only an ios-strings import takes a .stringsdict');
   }
