@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -7,6 +8,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyServerO
 import { Type } from 'typebox';
 import type { Config } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
+import type { Role } from './db/schema.js';
 import { registerAuth } from './http/auth.js';
 import { httpCache } from './http/cache/index.js';
 import { answerClientError } from './http/client-errors.js';
@@ -16,6 +18,8 @@ import { documentTransportStatuses } from './http/openapi.js';
 import { ErrorResponse } from './http/schemas.js';
 import { registerStorableText } from './http/storable-text.js';
 import { validatorCompiler } from './http/validation.js';
+import { keysRoutes } from './modules/accounts/keys.routes.js';
+import { sessionRoutes } from './modules/accounts/session.routes.js';
 import { workspaceRoutes } from './modules/accounts/workspace.routes.js';
 import { blocksRoutes } from './modules/blocks/blocks.routes.js';
 import { historyRoutes } from './modules/changes/history.routes.js';
@@ -48,6 +52,25 @@ export interface AppDeps {
 
 export const API_VERSION = '1.0.0';
 
+/**
+ * Who may call a route, by the user's role, whether they come with a key or a session. Reads are
+ * for everyone; changing people, webhooks, the status workflow and the workspace's settings is for
+ * admins; every other write is for editors. A few POSTs only compute an answer: they are reads.
+ * (Keys are everyone's own business: the keys routes check ownership themselves.)
+ */
+const ADMIN_PREFIXES = ['/v2/users', '/v2/webhooks', '/v2/statuses', '/v2/workspace'];
+const ADMIN_READS = ['/v2/webhooks'];
+const READS_BY_POST = new Set(['/v2/styleguides/lint', '/v2/cli/swiftDriver', '/v1/ios/swift-driver']);
+const under = (url: string, prefixes: string[]) => prefixes.some((p) => url === p || url.startsWith(`${p}/`));
+
+function leastRole(method: string | string[], url: string): Role {
+  const methods = Array.isArray(method) ? method : [method];
+  if (under(url, ADMIN_READS)) return 'admin';
+  if (url === '/v2/session' || url.startsWith('/v2/keys')) return 'viewer';
+  if (methods.every((m) => m === 'GET' || m === 'HEAD') || READS_BY_POST.has(url)) return 'viewer';
+  return under(url, ADMIN_PREFIXES) ? 'admin' : 'editor';
+}
+
 /** Builds the Fastify application. It never listens: `server.ts` does, tests use `inject()`. */
 export async function buildApp(deps: AppDeps) {
   const { config, database, services } = deps;
@@ -71,14 +94,17 @@ export async function buildApp(deps: AppDeps) {
       (reply as unknown as FastifyReply).header('x-request-id', request.id).status(status).send(body);
     },
     routerOptions: { ignoreTrailingSlash: true },
+    trustProxy: config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Every route under /v2 takes an API key (the raw `Authorization` value) unless it is listed
   // here. This is the one place that decides it; it runs before any plugin looks at a route.
-  const PUBLIC_UNDER_V2 = new Set(['/v2/openapi.json']);
+  const PUBLIC_UNDER_V2 = new Set(['/v2/openapi.json', '/v2/session', '/v2/session/password']);
   app.addHook('onRoute', (route) => {
-    if (!route.url.startsWith('/v2/') || PUBLIC_UNDER_V2.has(route.url)) return;
-    route.config = { ...route.config, auth: route.config?.auth ?? 'v2' };
+    const keyed = route.url.startsWith('/v2/') && !PUBLIC_UNDER_V2.has(route.url);
+    const auth = route.config?.auth ?? (keyed ? 'v2' : undefined);
+    if (!auth) return;
+    route.config = { ...route.config, auth, role: route.config?.role ?? leastRole(route.method, route.url) };
   });
 
   app.setValidatorCompiler(validatorCompiler);
@@ -90,7 +116,8 @@ export async function buildApp(deps: AppDeps) {
     done();
   });
   registerErrorHandling(app);
-  registerAuth(app, services.accounts);
+  await app.register(cookie);
+  registerAuth(app, services.accounts, services.people);
   registerStorableText(app);
 
   await app.register(swagger, {
@@ -103,9 +130,12 @@ export async function buildApp(deps: AppDeps) {
         version: API_VERSION,
       },
       components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'Authorization' } },
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'Authorization' },
+          session: { type: 'apiKey', in: 'cookie', name: 'copydesk_session' },
+        },
       },
-      security: [{ apiKey: [] }],
+      security: [{ apiKey: [] }, { session: [] }],
     },
     transform: documentTransportStatuses,
   });
@@ -118,7 +148,8 @@ export async function buildApp(deps: AppDeps) {
       max: config.rateLimitPerMinute,
       timeWindow: '1 minute',
       enableDraftSpec: true,
-      keyGenerator: (request) => request.principal?.keyId ?? request.ip,
+      keyGenerator: (request) =>
+        request.principal?.keyId ?? (request.principal ? `user:${request.principal.userId}` : request.ip),
       // Only keyed API routes count; health checks and docs are free.
       allowList: (request) => request.principal === null,
       errorResponseBuilder: (_request, context) => ({
@@ -166,7 +197,11 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(styleguideEntriesRoutes, { styleguides: services.styleguides, limits: config.limits });
       await v2.register(foldersRoutes, { folders: services.folders, limits: config.limits });
       await v2.register(componentsRoutes, { components: services.components, limits: config.limits });
-      await v2.register(usersRoutes, { accounts: services.accounts });
+      await v2.register(usersRoutes, {
+        accounts: services.accounts,
+        people: services.people,
+        publicUrl: config.publicUrl,
+      });
       await v2.register(variantsRoutes, { variants: services.variants, limits: config.limits });
       await v2.register(variablesRoutes, { variables: services.variables });
       await v2.register(projectsRoutes, { projects: services.projects, limits: config.limits });
@@ -179,6 +214,8 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(historyRoutes, { history: services.history });
       await v2.register(workspaceRoutes, { workspace: services.workspace });
       await v2.register(webhooksRoutes, { webhooks: services.webhooks, limits: config.limits });
+      await v2.register(sessionRoutes, { people: services.people });
+      await v2.register(keysRoutes, { accounts: services.accounts });
     },
     { prefix: '/v2' },
   );

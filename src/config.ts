@@ -45,6 +45,18 @@ export interface Config {
   /** Days the change log (history) is kept; 0 keeps it forever. */
   readonly historyRetentionDays: number;
   readonly webhooks: WebhooksConfig;
+  /** Where people reach this server, for the links it prints; by default http://HOST:PORT. */
+  readonly publicUrl: string;
+  /** Behind a reverse proxy: believe its X-Forwarded-* headers (then cookies are Secure over HTTPS). */
+  readonly trustProxy: boolean;
+  readonly sessions: {
+    /** A session unused this long ends; each use extends it. */
+    readonly idleMs: number;
+    /** No session outlives this, however busy. */
+    readonly maxMs: number;
+    /** How long a password link (first admin, invitation) stays usable. */
+    readonly passwordLinkMs: number;
+  };
 }
 
 export const DEFAULT_SQLITE_PATH = './data/copydesk.db';
@@ -95,10 +107,21 @@ export function parseSecret(raw: string | undefined): Buffer | null {
   throw new Error('COPYDESK_SECRET must be 32 bytes as 64 hex characters or as base64 (openssl rand -hex 32)');
 }
 
+const HOUR_MS = 60 * 60 * 1000;
+
+function publicUrl(env: NodeJS.ProcessEnv, host: string, port: number): string {
+  const raw = env.PUBLIC_URL?.trim();
+  if (!raw) return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (!/^https?:\/\/[^/]/i.test(raw)) throw new Error(`PUBLIC_URL must be an http(s) URL, got '${raw}'`);
+  return raw.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const host = env.HOST || '127.0.0.1';
+  const port = integer(env, 'PORT', 8080);
   const config: Config = {
-    host: env.HOST || '127.0.0.1',
-    port: integer(env, 'PORT', 8080),
+    host,
+    port,
     database: parseDatabaseUrl(env.DATABASE_URL),
     logLevel: env.LOG_LEVEL || 'info',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
@@ -120,6 +143,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       allowPrivateNetworks: env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === 'true',
       pollIntervalMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10),
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1),
+    },
+    publicUrl: publicUrl(env, host, port),
+    trustProxy: /^(1|true|yes)$/i.test(env.TRUST_PROXY ?? ''),
+    sessions: {
+      idleMs: integer(env, 'SESSION_IDLE_HOURS', 7 * 24, 1) * HOUR_MS,
+      maxMs: integer(env, 'SESSION_MAX_DAYS', 30, 1) * 24 * HOUR_MS,
+      passwordLinkMs: integer(env, 'PASSWORD_LINK_HOURS', 72, 1) * HOUR_MS,
     },
     bootstrap: {
       email: (env.COPYDESK_ADMIN_EMAIL || 'admin@localhost').toLowerCase(),

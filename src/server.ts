@@ -3,6 +3,7 @@ import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { passwordLinkUrl } from './modules/accounts/people.service.js';
 import { type Services, servicesFor } from './services.js';
 
 /** Says at start what the operator should know about how signing keys are kept. */
@@ -32,7 +33,9 @@ export async function serve(config: Config, out: (line: string) => void = consol
   const services = servicesFor(config, database);
   const app = await buildApp({ config, database, services });
   const purgeHistory = () =>
-    services.history.purgeExpired().catch((error) => app.log.error({ err: error }, 'history purge failed'));
+    Promise.all([services.history.purgeExpired(), services.people.purgeExpired()]).catch((error) =>
+      app.log.error({ err: error }, 'history purge failed'),
+    );
   void purgeHistory();
   const purgeTimer = setInterval(purgeHistory, HISTORY_PURGE_INTERVAL_MS).unref();
   await warnAboutSigningKeys(config, services, app.log);
@@ -61,6 +64,7 @@ export async function serve(config: Config, out: (line: string) => void = consol
   // Only once the port is ours: a start that cannot listen must not use up the first key.
   const first = await services.accounts.bootstrapIfEmpty(config.bootstrap);
   if (first) {
+    const link = passwordLinkUrl(config.publicUrl, await services.people.passwordLink(first.workspaceId, first.email));
     out(
       [
         '',
@@ -69,6 +73,7 @@ export async function serve(config: Config, out: (line: string) => void = consol
         `  user:         ${first.email}`,
         `  API key:      ${first.key}`,
         'The key is shown this once. Keep it: send it as the Authorization header.',
+        `To sign in to the web app, set the admin's password (the link works once): ${link}`,
         '',
       ].join('\n'),
     );

@@ -4,6 +4,7 @@ import type { DatabaseHandle } from './db/database.js';
 import { dialectOf } from './db/dialect.js';
 import type { Database } from './db/schema.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { createPeopleService } from './modules/accounts/people.service.js';
 import { createWorkspaceService } from './modules/accounts/workspace.service.js';
 import { createBlocksService } from './modules/blocks/blocks.service.js';
 import { createHistoryService, createWritePath } from './modules/changes/index.js';
@@ -27,10 +28,17 @@ import { createVariablesService } from './modules/variables/variables.service.js
 import { createVariantsService } from './modules/variants/variants.service.js';
 import { createWebhooks } from './modules/webhooks/index.js';
 
+const DAY_MS = 24 * 60 * 60 * 1000;
+
 /** Every domain service, wired in one place. Each takes only what it needs. */
 export function createServices(
   db: Kysely<Database>,
-  options: { changeToken?: () => string | null; historyRetentionDays?: number; webhooks?: WebhooksConfig } = {},
+  options: {
+    changeToken?: () => string | null;
+    historyRetentionDays?: number;
+    webhooks?: WebhooksConfig;
+    sessions?: Config['sessions'];
+  } = {},
 ) {
   const writes = createWritePath(db);
   const webhooks = createWebhooks({
@@ -69,6 +77,15 @@ export function createServices(
     // The style guides service is built further down (it reads through components and text items).
     styleguides: { seedWorkspace: (executor, workspaceId) => styleguides.seedWorkspace(executor, workspaceId) },
     changeToken: options.changeToken,
+  });
+  const sessions = options.sessions ?? { idleMs: 7 * DAY_MS, maxMs: 30 * DAY_MS, passwordLinkMs: 3 * DAY_MS };
+  const people = createPeopleService({
+    db,
+    writes,
+    accounts,
+    sessionIdleMs: sessions.idleMs,
+    sessionMaxMs: sessions.maxMs,
+    passwordLinkMs: sessions.passwordLinkMs,
   });
   const variants = createVariantsService({
     db,
@@ -157,6 +174,7 @@ export function createServices(
     textCascades,
     history,
     accounts,
+    people,
     blocks,
     components,
     exports,
@@ -182,5 +200,6 @@ export function servicesFor(config: Config, database: DatabaseHandle): Services 
     changeToken: database.changeToken,
     historyRetentionDays: config.historyRetentionDays,
     webhooks: config.webhooks,
+    sessions: config.sessions,
   });
 }

@@ -2,7 +2,9 @@ import { Command, CommanderError } from 'commander';
 import { type Config, loadConfig } from '../config.js';
 import { type DatabaseHandle, openDatabase } from '../db/database.js';
 import { migrateToLatest } from '../db/migrate.js';
+import type { Role } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
+import { passwordLinkUrl, ROLES } from '../modules/accounts/people.service.js';
 import { serve } from '../server.js';
 import { createServices, type Services } from '../services.js';
 import { registerWorkspaceCommands } from './workspace-commands.js';
@@ -36,7 +38,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     const database: DatabaseHandle = openDatabase(config.database);
     try {
       await migrateToLatest(database.db);
-      return await work(createServices(database.db), config);
+      return await work(createServices(database.db, { sessions: config.sessions }), config);
     } finally {
       await database.close();
     }
@@ -51,6 +53,13 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     if (!Number.isInteger(id) || id < 1)
       throw new AppError('bad_request', `--workspace: '${value}' is not a workspace id`);
     return id;
+  };
+
+  const role = (value: string): Role => {
+    if (!(ROLES as readonly string[]).includes(value)) {
+      throw new AppError('bad_request', `--role: '${value}' is not one of ${ROLES.join(', ')}`);
+    }
+    return value as Role;
   };
 
   const program = new Command('copydesk')
@@ -115,16 +124,35 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .requiredOption('--workspace <id>', 'workspace id')
     .requiredOption('--email <email>', 'email address')
     .option('--name <name>', 'display name')
+    .option('--role <role>', 'admin, editor or viewer', 'editor')
     .option('--json', 'print JSON')
-    .action(async (options: Json & { workspace: string; email: string; name?: string }) => {
+    .action(async (options: Json & { workspace: string; email: string; name?: string; role: string }) => {
       const result = await withServices((s) =>
         s.accounts.createUser({
           workspaceId: workspaceId(options.workspace),
           email: options.email,
           name: options.name,
+          role: role(options.role),
         }),
       );
-      print(options, result, `Created user ${result.email}`);
+      print(options, result, `Created user ${result.email} (${result.role})`);
+    });
+  user
+    .command('invite')
+    .description("print a one-time link that sets a user's password for the web app")
+    .requiredOption('--workspace <id>', 'workspace id')
+    .requiredOption('--email <email>', 'the user')
+    .option('--json', 'print JSON')
+    .action(async (options: Json & { workspace: string; email: string }) => {
+      const result = await withServices(async (s, config) => {
+        const token = await s.people.passwordLink(workspaceId(options.workspace), options.email);
+        return { email: options.email.trim().toLowerCase(), passwordLink: passwordLinkUrl(config.publicUrl, token) };
+      });
+      print(
+        options,
+        result,
+        `Send ${result.email} this link to set a password (it works once, for ${Math.round(loadConfig(io.env).sessions.passwordLinkMs / 3_600_000)} hours):\n${result.passwordLink}`,
+      );
     });
 
   const key = program.command('key').description('manage API keys');

@@ -30,7 +30,32 @@ export interface UsersTable {
   workspace_id: number;
   email: string;
   name: string;
+  /** What the user may do, through a session or any of their keys. */
+  role: Defaulted<Role>;
+  /** `scrypt$N$r$p$salt$hash`; null until the user follows a password link. */
+  password_hash: Defaulted<string | null>;
   created_at: Timestamp;
+}
+
+export type Role = 'admin' | 'editor' | 'viewer';
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie's value. */
+  id: string;
+  user_id: number;
+  csrf_token: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** One-time links that let a user set a password (the first admin's, and invitations). */
+export interface PasswordLinksTable {
+  /** SHA-256 of the link's token. */
+  id: string;
+  user_id: number;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
 }
 
 export interface ApiKeysTable {
@@ -251,6 +276,8 @@ export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
   api_keys: ApiKeysTable;
+  sessions: SessionsTable;
+  password_links: PasswordLinksTable;
   statuses: StatusesTable;
   variants: VariantsTable;
   variables: VariablesTable;

@@ -1,7 +1,9 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Role } from '../db/schema.js';
 import type { AccountsService, Principal } from '../modules/accounts/accounts.service.js';
+import type { PeopleService, SessionPrincipal } from '../modules/accounts/people.service.js';
 import type { WriteScope } from '../modules/changes/index.js';
-import { unauthorized } from './errors.js';
+import { forbidden, unauthorized } from './errors.js';
 
 /**
  * How a route reads its key: `v2` takes the raw key, `v0` takes only `token <KEY>`, `either`
@@ -13,11 +15,20 @@ export type AuthScheme = 'v2' | 'v0' | 'either';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthScheme;
+    /** The least role that may call the route (src/app.ts decides it for every route). */
+    role?: Role;
   }
   interface FastifyRequest {
     principal: Principal | null;
+    /** Set when the principal came from a session cookie rather than a key. */
+    session: { token: string; principal: SessionPrincipal } | null;
   }
 }
+
+export const SESSION_COOKIE = 'copydesk_session';
+export const CSRF_HEADER = 'x-csrf-token';
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
 
 const TOKEN = /^token\s+(\S+)$/i;
 
@@ -30,15 +41,64 @@ export function keyFromHeader(header: string | undefined, scheme: AuthScheme): s
   return /\s/.test(value) ? null : value;
 }
 
-export function registerAuth(app: FastifyInstance, accounts: AccountsService): void {
+/**
+ * Who is calling: a key in `Authorization`, or else (on the v2 API only) a session cookie. A key
+ * always wins, so a script's requests never depend on a browser's cookie. A session's writes must
+ * carry its CSRF token in a header, which another site's page cannot read nor send. Then the
+ * route's least role is checked against the user's role, whichever way they came.
+ */
+export function registerAuth(
+  app: FastifyInstance,
+  accounts: AccountsService,
+  people: Pick<PeopleService, 'authenticate'>,
+): void {
   app.decorateRequest('principal', null);
+  app.decorateRequest('session', null);
   app.addHook('onRequest', async (request) => {
-    const scheme = request.routeOptions.config.auth;
+    const { auth: scheme, role: needed } = request.routeOptions.config;
     if (!scheme) return;
-    const key = keyFromHeader(request.headers.authorization, scheme);
-    const principal = key ? await accounts.authenticate(key) : null;
+    let principal: Principal | null = null;
+    const header = request.headers.authorization;
+    const cookie = request.cookies?.[SESSION_COOKIE];
+    if (scheme === 'v2' && !header?.trim() && cookie) {
+      const session = await people.authenticate(cookie);
+      if (!session) throw unauthorized('Your session has ended: sign in again');
+      if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== session.csrfToken) {
+        throw forbidden(`${CSRF_HEADER}: a write from a session needs the session's CSRF token in this header`);
+      }
+      request.session = { token: cookie, principal: session };
+      principal = session;
+    } else {
+      const key = keyFromHeader(header, scheme);
+      principal = key ? await accounts.authenticate(key) : null;
+    }
     if (!principal) throw unauthorized();
+    if (needed && RANK[principal.role] < RANK[needed]) {
+      throw forbidden(
+        `This needs the ${needed} role; ${principal.email} is ${principal.role === 'admin' ? 'an' : 'a'} ${principal.role}`,
+      );
+    }
     request.principal = principal;
+  });
+}
+
+/** The session cookie: HttpOnly and SameSite=Lax always, Secure whenever the request came over HTTPS. */
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string, expiresAt: string): void {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    expires: new Date(expiresAt),
+  });
+}
+
+export function clearSessionCookie(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
   });
 }
 

@@ -85,7 +85,7 @@ describe('copydesk workspace, user and key, with --json', () => {
       '--json',
     );
     expect(user.code).toBe(0);
-    expect(user.json()).toEqual({ email: email.toLowerCase() });
+    expect(user.json()).toEqual({ email: email.toLowerCase(), role: 'editor' });
 
     const key = await copydesk('key', 'create', '--workspace', workspaceId, '--email', email, '--name', 'CI', '--json');
     expect(key.code).toBe(0);
@@ -95,7 +95,36 @@ describe('copydesk workspace, user and key, with --json', () => {
     const statuses = await api.get('statuses');
     expect(statuses.status).toBe(200);
     expect(statuses.body).toHaveLength(4);
-    expect((await api.get('users')).body).toEqual([{ email: email.toLowerCase(), name: 'Ada' }]);
+    expect((await api.get('users')).body).toEqual([{ email: email.toLowerCase(), name: 'Ada', role: 'editor' }]);
+  });
+
+  it('user create takes a role; user invite prints a one-time link that sets the password', async () => {
+    const workspaceId = String(
+      (await copydesk('workspace', 'create', '--name', unique('Invites'), '--json')).json().id,
+    );
+    const email = `${unique('viv')}@example.com`;
+    const bad = await copydesk('user', 'create', '--workspace', workspaceId, '--email', email, '--role', 'owner');
+    expect(bad.code).toBe(1);
+    expect(bad.err).toContain("--role: 'owner' is not one of admin, editor, viewer");
+    const user = await copydesk('user', 'create', '--workspace', workspaceId, '--email', email, '--role', 'viewer');
+    expect(user.out).toBe(`Created user ${email} (viewer)`);
+
+    const invite = await copydesk('user', 'invite', '--workspace', workspaceId, '--email', email, '--json');
+    expect(invite.code).toBe(0);
+    const { passwordLink } = invite.json();
+    expect(passwordLink).toMatch(/^http:\/\/127\.0\.0\.1:8080\/set-password#token=[\w-]+$/);
+    const token = new URL(passwordLink).hash.slice('#token='.length);
+    const set = await app.inject({
+      method: 'POST',
+      url: '/v2/session/password',
+      payload: { token, password: 'viewer password 1' },
+    });
+    expect(set.statusCode).toBe(200);
+    expect(set.json()).toMatchObject({ email, role: 'viewer' });
+
+    const unknown = await copydesk('user', 'invite', '--workspace', workspaceId, '--email', 'ghost@example.com');
+    expect(unknown.code).toBe(1);
+    expect(unknown.err).toContain('ghost@example.com not found');
   });
 
   it('lists keys with their prefix only, and revokes a key at once', async () => {
@@ -211,7 +240,7 @@ describe('copydesk human output', () => {
 
     const email = `${unique('grace')}@example.com`;
     const user = await copydesk('user', 'create', '--workspace', String(id), '--email', email.toUpperCase());
-    expect(user.out).toBe(`Created user ${email}`);
+    expect(user.out).toBe(`Created user ${email} (editor)`);
 
     const empty = await copydesk('key', 'list', '--workspace', String(id));
     expect(empty.out).toBe('No keys');

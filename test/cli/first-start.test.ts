@@ -130,8 +130,26 @@ describe('copydesk serve', { timeout: 90_000 }, () => {
     expect(statuses.status).toBe(200);
     expect(await statuses.json()).toHaveLength(4);
     const users = await get(base, '/v2/users', firstKey);
-    expect(await users.json()).toEqual([{ email: 'admin@localhost', name: 'Administrator' }]);
+    expect(await users.json()).toEqual([{ email: 'admin@localhost', name: 'Administrator', role: 'admin' }]);
     expect((await get(base, '/v2/statuses', 'cdk_wrong')).status).toBe(401);
+
+    // The one-time link sets the first admin's password; it then signs in to the same API.
+    const [, link] = /password \(the link works once\): (\S+)/.exec(server.output()) ?? [];
+    expect(link, server.output()).toMatch(new RegExp(`^${base}/set-password#token=[\\w-]+$`));
+    const token = new URL(String(link)).hash.slice('#token='.length);
+    const post = (path: string, body: object) =>
+      fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    expect((await post('/v2/session/password', { token, password: 'first admin password' })).status).toBe(200);
+    expect((await post('/v2/session/password', { token, password: 'first admin password' })).status).toBe(400);
+    const signIn = await post('/v2/session', { email: 'admin@localhost', password: 'first admin password' });
+    expect(signIn.status).toBe(200);
+    expect(await signIn.json()).toMatchObject({ role: 'admin' });
+    const cookie = String(signIn.headers.get('set-cookie')).split(';')[0] ?? '';
+    expect((await fetch(`${base}/v2/statuses`, { headers: { cookie } })).status).toBe(200);
 
     await stop(server);
     // Printed in the banner, and nowhere else: not in the request logs.

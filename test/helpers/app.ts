@@ -46,7 +46,7 @@ export async function createWorkspace(ctx: TestContext, name = 'Test workspace')
   counter += 1;
   const { id } = await ctx.services.accounts.createWorkspace(`${name} ${counter}`);
   const email = `writer${counter}@example.com`;
-  await ctx.services.accounts.createUser({ workspaceId: id, email, name: 'Writer' });
+  await ctx.services.accounts.createUser({ workspaceId: id, email, name: 'Writer', role: 'admin' });
   const { key } = await ctx.services.accounts.createKey({ workspaceId: id, email });
   return { id, email, key, api: apiClient(ctx.app, key) };
 }

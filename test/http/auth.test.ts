@@ -173,7 +173,7 @@ describe('a key reaches its own workspace only', () => {
   it("users: each key lists its own workspace's users only", async () => {
     const a = await createWorkspace(ctx);
     const b = await createWorkspace(ctx);
-    expect((await a.api.get('users')).body).toEqual([{ email: a.email, name: 'Writer' }]);
-    expect((await b.api.get('users')).body).toEqual([{ email: b.email, name: 'Writer' }]);
+    expect((await a.api.get('users')).body).toEqual([{ email: a.email, name: 'Writer', role: 'admin' }]);
+    expect((await b.api.get('users')).body).toEqual([{ email: b.email, name: 'Writer', role: 'admin' }]);
   });
 });

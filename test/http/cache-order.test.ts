@@ -15,7 +15,14 @@ async function appWith(order: 'cache first' | 'limiter first', limit = 100) {
   app.decorateRequest('principal', null);
   app.addHook('onRequest', async (request) => {
     if (!request.routeOptions.config.auth) return;
-    request.principal = { workspaceId: 1, userId: 1, email: 'a@example.com', keyId: 'key', revision: revision.value };
+    request.principal = {
+      workspaceId: 1,
+      userId: 1,
+      email: 'a@example.com',
+      keyId: 'key',
+      role: 'admin',
+      revision: revision.value,
+    };
   });
   const limiter = () =>
     app.register(rateLimit, {

@@ -247,7 +247,7 @@ describe('OpenAPI and the reference', () => {
       '/v2/variants': ['get', 'post', 'patch', 'delete'],
       '/v2/variables': ['get', 'post', 'patch', 'delete'],
       '/v2/componentFolders': ['get', 'post', 'delete'],
-      '/v2/users': ['get'],
+      '/v2/users': ['get', 'post'],
       '/token-check': ['get'],
     };
     for (const [path, methods] of Object.entries(expected)) {

@@ -26,7 +26,7 @@ export interface TextRecord {
 
 export interface Snapshot {
   workspace?: { name: string; baseLanguage?: string; libraryDeveloperMode?: boolean };
-  users?: { email: string; name: string }[];
+  users?: { email: string; name: string; role?: string }[];
   statuses: { id: string; name: string }[];
   variants: { id: string; name: string; description: string; localeCode: string | null }[];
   variables: { id: string; name: string; type: string; data: unknown }[];

@@ -44,16 +44,24 @@ export async function copySettings(ctx: StructureContext, source: Snapshot, targ
 /** The source's users, and anyone a record is assigned to: assignees must be users of the workspace. */
 export async function copyUsers(ctx: StructureContext, source: Snapshot, target: Snapshot) {
   const have = new Set((target.users ?? []).map((u) => u.email.toLowerCase()));
-  const wanted = new Map((source.users ?? []).map((u) => [u.email.toLowerCase(), u.name]));
+  const wanted = new Map((source.users ?? []).map((u) => [u.email.toLowerCase(), u]));
   for (const r of [...source.components, ...source.textItems]) {
-    if (r.assignee && !wanted.has(r.assignee.toLowerCase())) wanted.set(r.assignee.toLowerCase(), '');
+    if (r.assignee && !wanted.has(r.assignee.toLowerCase()))
+      wanted.set(r.assignee.toLowerCase(), { email: '', name: '' });
   }
-  for (const [email, name] of wanted) {
+  for (const [email, { name, role }] of wanted) {
     if (have.has(email)) {
       ctx.report.count('users', 'unchanged');
       continue;
     }
-    await ctx.services.accounts.createUser({ workspaceId: ctx.scope.workspaceId, email, name: name || undefined });
+    // A source without roles (an older server, the hosted original) gives editors.
+    const known = role === 'admin' || role === 'editor' || role === 'viewer' ? role : undefined;
+    await ctx.services.accounts.createUser({
+      workspaceId: ctx.scope.workspaceId,
+      email,
+      name: name || undefined,
+      role: known,
+    });
     ctx.report.count('users', 'created');
   }
 }

@@ -29,7 +29,7 @@ export async function readTarget(
   for (const project of projects) blocks.set(project.id, await services.blocks.list(workspaceId, project.id));
   const snapshot: Snapshot = {
     workspace,
-    users: users.map((u) => ({ email: u.email, name: u.name })),
+    users: users.map((u) => ({ email: u.email, name: u.name, role: u.role })),
     statuses,
     variants,
     variables,

@@ -1,6 +1,6 @@
 import type { Insertable, Kysely } from 'kysely';
 import { preparedQuery } from '../../db/prepared.js';
-import type { ApiKeysTable, Database, Executor } from '../../db/schema.js';
+import type { ApiKeysTable, Database, Executor, Role } from '../../db/schema.js';
 
 export function findWorkspace(db: Executor, id: number) {
   return db.selectFrom('workspaces').selectAll().where('id', '=', id).executeTakeFirst();
@@ -44,7 +44,7 @@ export function findUserByEmail(db: Executor, workspaceId: number, email: string
 export function listUsers(db: Executor, workspaceId: number) {
   return db
     .selectFrom('users')
-    .select(['id', 'email', 'name'])
+    .select(['id', 'email', 'name', 'role'])
     .where('workspace_id', '=', workspaceId)
     .orderBy('email')
     .execute();
@@ -52,11 +52,17 @@ export function listUsers(db: Executor, workspaceId: number) {
 
 export async function insertUser(
   db: Executor,
-  user: { workspaceId: number; email: string; name: string; createdAt: string },
+  user: { workspaceId: number; email: string; name: string; role: Role; createdAt: string },
 ): Promise<number> {
   const row = await db
     .insertInto('users')
-    .values({ workspace_id: user.workspaceId, email: user.email, name: user.name, created_at: user.createdAt })
+    .values({
+      workspace_id: user.workspaceId,
+      email: user.email,
+      name: user.name,
+      role: user.role,
+      created_at: user.createdAt,
+    })
     .returning('id')
     .executeTakeFirstOrThrow();
   return row.id;
@@ -111,6 +117,7 @@ const activeKeyByHash = preparedQuery<Database, { hash: string }, ActiveKey>((db
       'api_keys.last_used_at',
       'workspaces.revision',
       'users.email',
+      'users.role',
     ])
     .where('api_keys.hash', '=', marker('hash'))
     .where('api_keys.revoked_at', 'is', null),
@@ -123,6 +130,7 @@ export interface ActiveKey {
   last_used_at: string | null;
   revision: number;
   email: string;
+  role: Role;
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database, Executor } from '../../db/schema.js';
+import type { Database, Executor, Role } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
-import type { WritePath } from '../changes/index.js';
+import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
+import type { Actor, WritePath } from '../changes/index.js';
 import { type Change, CLI_ACTOR, changeOf } from '../changes/index.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
 import type { StyleguidesService } from '../styleguides/styleguides.service.js';
@@ -15,7 +15,10 @@ export interface Principal {
   userId: number;
   /** The user's email: who the change log says made a write. */
   email: string;
-  keyId: string;
+  /** The key the request came with; null for a signed-in person's session. */
+  keyId: string | null;
+  /** What the user may do, whether through a key or a session. */
+  role: Role;
   /** The workspace's content revision when the request was authenticated. */
   revision: number;
 }
@@ -65,23 +68,23 @@ export function createAccountsService(deps: AccountsDeps) {
    * path and the change log records it, made by the administrator's tool (the CLI, or the first
    * start), with the email as the user's developer ID.
    */
-  async function createUser(input: { workspaceId: number; email: string; name?: string }) {
-    const { workspaceId } = input;
+  async function createUser(input: { workspaceId: number; email: string; name?: string; role?: Role; actor?: Actor }) {
+    const { workspaceId, role = 'editor', actor = CLI_ACTOR } = input;
     await requireWorkspace(workspaceId);
     const email = normaliseEmail(input.email);
     if (!EMAIL.test(email)) throw badRequest(`email: '${input.email}' is not an email address`);
     const name = input.name?.trim() || email.split('@')[0] || email;
     try {
-      await writes.write({ workspaceId, actor: CLI_ACTOR }, async (trx) => {
-        const id = await repo.insertUser(trx, { workspaceId, email, name, createdAt: now() });
+      await writes.write({ workspaceId, actor }, async (trx) => {
+        const id = await repo.insertUser(trx, { workspaceId, email, name, role, createdAt: now() });
         const identity = { kind: 'user' as const, ref: `user:${id}`, developerId: email };
-        return { changes: [changeOf(identity, null, { email, name }) as Change], result: undefined };
+        return { changes: [changeOf(identity, null, { email, name, role }) as Change], result: undefined };
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict(`User ${email} already exists in workspace`);
       throw error;
     }
-    return { email };
+    return { email, role };
   }
 
   async function createKey(input: { workspaceId: number; email: string; name?: string }) {
@@ -105,9 +108,9 @@ export function createAccountsService(deps: AccountsDeps) {
     return { id, key };
   }
 
-  async function listKeys(workspaceId: number) {
+  async function listKeys(workspaceId: number, email?: string) {
     await requireWorkspace(workspaceId);
-    const rows = await repo.listKeys(db, workspaceId);
+    const rows = (await repo.listKeys(db, workspaceId)).filter((row) => email === undefined || row.email === email);
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
@@ -122,6 +125,16 @@ export function createAccountsService(deps: AccountsDeps) {
   async function revokeKey(keyId: string): Promise<void> {
     const key = await repo.findKey(db, keyId);
     if (!key) throw notFound(`Key ${keyId} not found`);
+    if (key.revoked_at === null) await repo.revokeKey(db, keyId, now());
+  }
+
+  /** Revokes a key of the principal's workspace: their own, or anyone's for an admin. */
+  async function revokeKeyOf(principal: Principal, keyId: string): Promise<void> {
+    const key = (await repo.listKeys(db, principal.workspaceId)).find((row) => row.id === keyId);
+    if (!key) throw notFound(`Key ${keyId} not found`);
+    if (key.email !== principal.email && principal.role !== 'admin') {
+      throw forbidden(`Key ${keyId} belongs to another user: only an admin may revoke it`);
+    }
     if (key.revoked_at === null) await repo.revokeKey(db, keyId, now());
   }
 
@@ -154,6 +167,7 @@ export function createAccountsService(deps: AccountsDeps) {
       userId: row.user_id,
       email: row.email,
       keyId: row.id,
+      role: row.role,
       revision: Number(row.revision),
     };
   }
@@ -171,7 +185,12 @@ export function createAccountsService(deps: AccountsDeps) {
       throw error;
     }
     const workspace = await createWorkspace(options.workspaceName);
-    const { email } = await createUser({ workspaceId: workspace.id, email: options.email, name: 'Administrator' });
+    const { email } = await createUser({
+      workspaceId: workspace.id,
+      email: options.email,
+      name: 'Administrator',
+      role: 'admin',
+    });
     const key = await createKey({ workspaceId: workspace.id, email, name: 'First key' });
     return { workspaceId: workspace.id, email, keyId: key.id, key: key.key };
   }
@@ -182,11 +201,12 @@ export function createAccountsService(deps: AccountsDeps) {
     createKey,
     listKeys,
     revokeKey,
+    revokeKeyOf,
     authenticate,
     bootstrapIfEmpty,
     async listUsers(workspaceId: number) {
       const rows = await repo.listUsers(db, workspaceId);
-      return rows.map((row) => ({ email: row.email, name: row.name }));
+      return rows.map((row) => ({ email: row.email, name: row.name, role: row.role }));
     },
     /** The email of each user of the workspace, by user id. */
     async userEmails(executor: Executor, workspaceId: number): Promise<Map<number, string>> {

@@ -1,21 +1,100 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { workspaceOf } from '../../http/auth.js';
+import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { withErrors } from '../../http/schemas.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
+import { type PeopleService, passwordLinkUrl } from '../accounts/people.service.js';
 
-const User = Type.Object({ email: Type.String(), name: Type.String() });
+const Role = Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')], {
+  description:
+    '`admin`: people, keys, webhooks, the status workflow and settings; `editor`: all text; `viewer`: read and export',
+});
+const User = Type.Object({ email: Type.String(), name: Type.String(), role: Role });
+const WithLink = Type.Object({
+  email: Type.String(),
+  role: Role,
+  passwordLink: Type.String({ description: 'A one-time link that lets the user set a password; share it privately' }),
+});
+const EmailParams = Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }) });
 
-export const usersRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsService }> = async (app, { accounts }) => {
+export const usersRoutes: FastifyPluginAsyncTypebox<{
+  accounts: AccountsService;
+  people: PeopleService;
+  publicUrl: string;
+}> = async (app, { accounts, people, publicUrl }) => {
   app.get(
     '/users',
     {
       schema: {
         tags: ['users'],
-        summary: "List the workspace's users, the valid assignees",
+        summary: "List the workspace's users, the valid assignees, with their roles",
         response: withErrors({ 200: Type.Array(User) }),
       },
     },
     (request) => accounts.listUsers(workspaceOf(request)),
+  );
+
+  app.post(
+    '/users',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Add a user (admins); answers a one-time link for them to set a password',
+        body: Type.Object(
+          {
+            email: Type.String({ minLength: 1, maxLength: 320 }),
+            name: Type.Optional(Type.String({ maxLength: 200 })),
+            role: Role,
+          },
+          { additionalProperties: false },
+        ),
+        response: withErrors({ 201: WithLink }, 403, 409),
+      },
+    },
+    async (request, reply) => {
+      const { email, token } = await people.invite(scopeOf(request), request.body);
+      return reply
+        .status(201)
+        .send({ email, role: request.body.role, passwordLink: passwordLinkUrl(publicUrl, token) });
+    },
+  );
+
+  app.patch(
+    '/users/:email',
+    {
+      schema: {
+        tags: ['users'],
+        summary: "Change a user's role or name (admins); the workspace always keeps an admin",
+        params: EmailParams,
+        body: Type.Object(
+          { role: Type.Optional(Role), name: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })) },
+          { additionalProperties: false, minProperties: 1 },
+        ),
+        response: withErrors({ 200: User }, 403, 404, 409),
+      },
+    },
+    (request) => people.update(scopeOf(request), request.params.email, request.body),
+  );
+
+  app.post(
+    '/users/:email/passwordLink',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'A new one-time link for a user to set (or reset) their password (admins)',
+        params: EmailParams,
+        response: withErrors({ 201: WithLink }, 403, 404),
+      },
+    },
+    async (request, reply) => {
+      const workspaceId = workspaceOf(request);
+      const token = await people.passwordLink(workspaceId, request.params.email);
+      const user = (await accounts.listUsers(workspaceId)).find((u) => u.email === request.params.email.toLowerCase());
+      return reply.status(201).send({
+        email: user?.email ?? request.params.email,
+        role: user?.role ?? 'viewer',
+        passwordLink: passwordLinkUrl(publicUrl, token),
+      });
+    },
   );
 };

@@ -33,7 +33,11 @@ describe('history of users', () => {
         developerId: 'ana@example.com',
         variantId: null,
         action: 'created',
-        fields: { email: { before: null, after: 'ana@example.com' }, name: { before: null, after: 'ana' } },
+        fields: {
+          email: { before: null, after: 'ana@example.com' },
+          name: { before: null, after: 'ana' },
+          role: { before: null, after: 'editor' },
+        },
       },
     ]);
     expect(await userChanges()).toBe(before + 1);

@@ -1,0 +1,220 @@
+import { hash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database, Role } from '../../db/schema.js';
+import { now } from '../../db/transaction.js';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
+import { type Change, changeOf, type WritePath, type WriteScope } from '../changes/index.js';
+import type { AccountsService, Principal } from './accounts.service.js';
+import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
+import * as repo from './people.repository.js';
+
+export const ROLES = ['admin', 'editor', 'viewer'] as const satisfies readonly Role[];
+const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
+
+/** Whether `role` may do what `needed` may. */
+export function roleAllows(role: Role, needed: Role): boolean {
+  return RANK[role] >= RANK[needed];
+}
+
+export interface SessionPrincipal extends Principal {
+  csrfToken: string;
+  name: string;
+  expiresAt: string;
+}
+
+export interface SignedIn {
+  /** The cookie's value; only its hash is stored. */
+  token: string;
+  session: SessionView;
+}
+
+export interface SessionView {
+  email: string;
+  name: string;
+  role: Role;
+  workspaceId: number;
+  csrfToken: string;
+  expiresAt: string;
+}
+
+export interface PeopleDeps {
+  db: Kysely<Database>;
+  writes: WritePath;
+  accounts: Pick<AccountsService, 'createUser'>;
+  /** How long a session lives without use; each use extends it, up to `sessionMaxMs` from sign-in. */
+  sessionIdleMs: number;
+  sessionMaxMs: number;
+  passwordLinkMs: number;
+}
+
+/**
+ * Where a password link's token goes: after `#`, so it reaches the app in the browser but never a
+ * server's or proxy's request log, nor another site through the Referer header.
+ */
+export function passwordLinkUrl(publicUrl: string, token: string): string {
+  return `${publicUrl}/set-password#token=${token}`;
+}
+
+const digest = (token: string) => hash('sha256', token, 'hex');
+const secret = () => randomBytes(32).toString('base64url');
+const later = (from: number, ms: number) => new Date(from + ms).toISOString();
+/** A session's expiry is written at most this often: reads stay reads. */
+const EXTEND_EVERY_MS = 5 * 60 * 1000;
+
+export function createPeopleService(deps: PeopleDeps) {
+  const { db, writes } = deps;
+
+  async function openSession(user: { id: number; workspace_id: number; email: string; name: string; role: Role }) {
+    const token = secret();
+    const csrfToken = secret();
+    const at = Date.now();
+    const expiresAt = later(at, deps.sessionIdleMs);
+    await repo.insertSession(db, {
+      id: digest(token),
+      userId: user.id,
+      csrfToken,
+      createdAt: new Date(at).toISOString(),
+      expiresAt,
+    });
+    const session = { email: user.email, name: user.name, role: user.role, workspaceId: user.workspace_id };
+    return { token, session: { ...session, csrfToken, expiresAt } };
+  }
+
+  async function findPerson(workspaceId: number, email: string) {
+    const user = await repo.findUser(db, workspaceId, email.trim().toLowerCase());
+    if (!user) throw notFound(`User ${email} not found`);
+    return user;
+  }
+
+  return {
+    /**
+     * Email and password to a session. One message for every failure, so the answer does not say
+     * which emails exist; an email in several workspaces needs `workspaceId`.
+     */
+    async signIn(input: { email: string; password: string; workspaceId?: number }): Promise<SignedIn> {
+      const email = input.email.trim().toLowerCase();
+      const users = (await repo.findUsersByEmail(db, email)).filter(
+        (u) => input.workspaceId === undefined || u.workspace_id === input.workspaceId,
+      );
+      const withPassword = users.filter((u) => u.password_hash !== null);
+      if (withPassword.length > 1) {
+        throw badRequest('workspaceId: this email belongs to several workspaces; name the one to sign in to');
+      }
+      const [user] = withPassword;
+      const matches = await verifyPassword(input.password, user?.password_hash ?? null);
+      if (!user || !matches) throw new AppError('unauthorized', 'Wrong email or password');
+      return openSession(user);
+    },
+
+    /** The principal of a live session cookie, or null. Use extends the session. */
+    async authenticate(token: string): Promise<SessionPrincipal | null> {
+      const id = digest(token);
+      const at = Date.now();
+      const row = await repo.findLiveSession(db, id, new Date(at).toISOString());
+      if (!row) return null;
+      let expiresAt = row.expires_at;
+      const wanted = later(at, deps.sessionIdleMs);
+      if (Date.parse(wanted) - Date.parse(expiresAt) > EXTEND_EVERY_MS) {
+        const cap = later(Date.parse(row.created_at), deps.sessionMaxMs);
+        expiresAt = wanted < cap ? wanted : cap;
+        await repo.extendSession(db, id, expiresAt);
+      }
+      return {
+        workspaceId: row.workspace_id,
+        userId: row.user_id,
+        email: row.email,
+        keyId: null,
+        role: row.role,
+        revision: Number(row.revision),
+        csrfToken: row.csrf_token,
+        name: row.name,
+        expiresAt,
+      };
+    },
+
+    view(principal: SessionPrincipal): SessionView {
+      const { email, name, role, workspaceId, csrfToken, expiresAt } = principal;
+      return { email, name, role, workspaceId, csrfToken, expiresAt };
+    },
+
+    async signOut(token: string): Promise<void> {
+      await repo.deleteSession(db, digest(token));
+    },
+
+    async purgeExpired(): Promise<void> {
+      await repo.deleteExpiredSessions(db, now());
+    },
+
+    /** A one-time token that lets the user set (or reset) their password. */
+    async passwordLink(workspaceId: number, email: string): Promise<string> {
+      const user = await findPerson(workspaceId, email);
+      const token = secret();
+      const at = Date.now();
+      await repo.insertPasswordLink(db, {
+        id: digest(token),
+        userId: user.id,
+        createdAt: new Date(at).toISOString(),
+        expiresAt: later(at, deps.passwordLinkMs),
+      });
+      return token;
+    },
+
+    /** Sets the password of the link's user, uses the link up, ends their other sessions, signs in. */
+    async setPassword(linkToken: string, password: string): Promise<SignedIn> {
+      const problem = passwordProblem(password);
+      if (problem) throw badRequest(problem);
+      const passwordHash = await hashPassword(password);
+      const userId = await db.transaction().execute(async (trx) => {
+        const id = await repo.consumePasswordLink(trx, digest(linkToken), now());
+        if (id === null) return null;
+        await repo.setPasswordHash(trx, id, passwordHash);
+        await repo.deleteUserSessions(trx, id);
+        return id;
+      });
+      if (userId === null) throw badRequest('token: this link is unknown, expired or already used');
+      const user = await repo.findUserById(db, userId);
+      if (!user) throw badRequest('token: this link is unknown, expired or already used');
+      return openSession(user);
+    },
+
+    async listPeople(workspaceId: number) {
+      const rows = await repo.listPeople(db, workspaceId);
+      return rows.map((r) => ({ email: r.email, name: r.name, role: r.role, signInEnabled: r.password_hash !== null }));
+    },
+
+    /** Adds a user with a role and answers a password link for them. */
+    async invite(scope: WriteScope, input: { email: string; name?: string; role: Role }) {
+      const { email } = await deps.accounts.createUser({
+        workspaceId: scope.workspaceId,
+        ...input,
+        actor: scope.actor,
+      });
+      const token = await this.passwordLink(scope.workspaceId, email);
+      return { email, token };
+    },
+
+    /** Changes a user's role or name; the workspace always keeps an admin. */
+    async update(scope: WriteScope, email: string, input: { role?: Role; name?: string }) {
+      return writes.write(scope, async (trx) => {
+        const user = await repo.findUser(trx, scope.workspaceId, email.trim().toLowerCase());
+        if (!user) throw notFound(`User ${email} not found`);
+        const name = input.name?.trim();
+        if (input.name !== undefined && !name) throw badRequest('name: must not be empty');
+        const after = { name: name ?? user.name, role: input.role ?? user.role };
+        if (user.role === 'admin' && after.role !== 'admin') {
+          const admins = (await repo.listPeople(trx, scope.workspaceId)).filter((p) => p.role === 'admin');
+          if (admins.length <= 1) throw conflict('role: the workspace must keep at least one admin');
+        }
+        const identity = { kind: 'user' as const, ref: `user:${user.id}`, developerId: user.email };
+        const change = changeOf(identity, { name: user.name, role: user.role }, after);
+        return {
+          changes: change ? [change as Change] : [],
+          apply: (t) => repo.updateUser(t, user.id, after),
+          result: { email: user.email, ...after },
+        };
+      });
+    },
+  };
+}
+
+export type PeopleService = ReturnType<typeof createPeopleService>;

@@ -1,0 +1,100 @@
+import { describe, expect, it } from 'vitest';
+import { apiClient, createWorkspace, setupApp } from '../../helpers/app.js';
+import { signedIn } from './people.js';
+
+const ctx = await setupApp();
+
+describe('roles', () => {
+  it('a viewer reads, exports and lints, but every write is a 403 and changes nothing', async () => {
+    const ws = await createWorkspace(ctx);
+    await ws.api.post('components', { components: [{ developerId: 'hi', name: 'Hi', text: 'Hi' }] });
+    const viewer = await signedIn(ctx.app, ws, 'viewer');
+    expect((await viewer.call('GET', 'components')).status).toBe(200);
+    expect((await viewer.call('GET', 'textItems/export?format=json_i18next')).status).toBe(200);
+    expect((await viewer.call('POST', 'styleguides/lint', { texts: [{ text: 'hello' }] })).status).toBe(200);
+    const update = await viewer.call('PATCH', 'components', { updates: [{ developerId: 'hi', text: 'Bye' }] });
+    expect(update.status).toBe(403);
+    expect(update.body.message).toMatch(/needs the editor role/);
+    expect((await ws.api.get('components')).body[0].text).toBe('Hi');
+  });
+
+  it("a viewer's key is a viewer too", async () => {
+    const ws = await createWorkspace(ctx);
+    await ws.api.post('users', { email: 'reader@example.com', role: 'viewer' });
+    const { key } = await ctx.services.accounts.createKey({ workspaceId: ws.id, email: 'reader@example.com' });
+    const reader = apiClient(ctx.app, key);
+    expect((await reader.get('components')).status).toBe(200);
+    expect((await reader.post('components', { components: [{ developerId: 'x', name: 'X', text: 'X' }] })).status).toBe(
+      403,
+    );
+  });
+
+  it('an editor writes text but cannot change people, the workflow or the settings', async () => {
+    const ws = await createWorkspace(ctx);
+    const editor = await signedIn(ctx.app, ws, 'editor');
+    expect(
+      (await editor.call('POST', 'components', { components: [{ developerId: 'a', name: 'A', text: 'A' }] })).status,
+    ).toBe(201);
+    expect((await editor.call('GET', 'statuses')).status).toBe(200);
+    const statuses = (await ws.api.get('statuses')).body;
+    expect((await editor.call('PUT', 'statuses', { statuses })).status).toBe(403);
+    expect((await editor.call('POST', 'users', { email: 'x@example.com', role: 'admin' })).status).toBe(403);
+    expect((await editor.call('PATCH', 'workspace', { name: 'Mine' })).status).toBe(403);
+    const me = (await editor.call('GET', 'session')).body.email;
+    expect((await editor.call('PATCH', `users/${encodeURIComponent(me)}`, { role: 'admin' })).status).toBe(403);
+    expect((await ws.api.get('users')).body.find((u: { email: string }) => u.email === me).role).toBe('editor');
+  });
+
+  it('an admin changes roles, recorded in history; the last admin cannot step down', async () => {
+    const ws = await createWorkspace(ctx);
+    const admin = await signedIn(ctx.app, ws, 'admin');
+    const editor = await signedIn(ctx.app, ws, 'editor');
+    const editorEmail = (await editor.call('GET', 'session')).body.email;
+    const promoted = await admin.call('PATCH', `users/${encodeURIComponent(editorEmail)}`, { role: 'viewer' });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body).toMatchObject({ email: editorEmail, role: 'viewer' });
+    // The new role applies at once to the session already open.
+    expect(
+      (await editor.call('POST', 'components', { components: [{ developerId: 'b', name: 'B', text: 'B' }] })).status,
+    ).toBe(403);
+    const [change] = (await ws.api.get(`history?kind=user&id=${encodeURIComponent(editorEmail)}`)).body.changes;
+    expect(change).toMatchObject({
+      action: 'updated',
+      keyId: null,
+      fields: { role: { before: 'editor', after: 'viewer' } },
+    });
+
+    // Two admins (the key's user and this one): demote one, the other is then the last.
+    expect((await admin.call('PATCH', `users/${encodeURIComponent(ws.email)}`, { role: 'editor' })).status).toBe(200);
+    const me = (await admin.call('GET', 'session')).body.email;
+    const last = await admin.call('PATCH', `users/${encodeURIComponent(me)}`, { role: 'editor' });
+    expect(last.status).toBe(409);
+    expect(last.body.message).toMatch(/^role: /);
+  });
+});
+
+describe("API keys of one's own", () => {
+  it("anyone creates and revokes their own keys; only an admin revokes another's", async () => {
+    const ws = await createWorkspace(ctx);
+    const viewer = await signedIn(ctx.app, ws, 'viewer');
+    const created = await viewer.call('POST', 'keys', { name: 'laptop' });
+    expect(created.status).toBe(201);
+    const key = apiClient(ctx.app, created.body.key);
+    expect((await key.get('components')).status).toBe(200);
+    expect((await key.post('components', { components: [{ developerId: 'k', name: 'K', text: 'K' }] })).status).toBe(
+      403,
+    );
+
+    const mine = await viewer.call('GET', 'keys');
+    expect(mine.body.map((k: { id: string }) => k.id)).toEqual([created.body.id]);
+    const admins = (await ws.api.get('keys')).body.map((k: { id: string }) => k.id);
+    expect(admins).toHaveLength(2);
+    const adminKey = admins.find((id: string) => id !== created.body.id);
+    expect((await viewer.call('DELETE', `keys/${adminKey}`)).status).toBe(403);
+    expect((await ws.api.get('components')).status).toBe(200);
+
+    expect((await viewer.call('DELETE', `keys/${created.body.id}`)).status).toBe(204);
+    expect((await key.get('components')).status).toBe(401);
+    expect((await viewer.call('DELETE', 'keys/key_nonexistent')).status).toBe(404);
+  });
+});
