@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { WebhooksConfig } from '../../config.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
@@ -84,8 +84,11 @@ export function createWebhookWorker(deps: {
         ? null
         : nextAttemptAt(claimed.attempt, Date.parse(claimed.queuedAt), finishedAt, config.retryScale);
     const state = result.ok ? 'succeeded' : next === null ? 'failed' : 'retrying';
-    await db.transaction().execute(async (trx) => {
-      const recorded = await outbox.recordOutcome(trx, claimed, id, {
+    await record({
+      claimed,
+      result,
+      finishedAt,
+      outcome: {
         state,
         requestId,
         sentAt,
@@ -94,25 +97,65 @@ export function createWebhookWorker(deps: {
         durationMs: result.durationMs,
         nextAttemptAt: next === null ? null : new Date(next).toISOString(),
         responseBody: result.responseBody,
-      });
-      if (!recorded || claimed.enabled !== 1) return;
-      if (result.ok) {
-        if (claimed.failingSince !== null) await outbox.setFailingSince(trx, claimed.webhookId, null);
-        return;
-      }
-      if (claimed.failingSince === null) {
-        await outbox.setFailingSince(trx, claimed.webhookId, sentAt);
-        return;
-      }
-      const limitMs = config.disableAfterHours * 3_600_000;
-      if (finishedAt - Date.parse(claimed.failingSince) >= limitMs) {
-        const reason =
-          `Disabled at ${new Date(finishedAt).toISOString()}: every delivery failed for ${config.disableAfterHours} hours ` +
-          `(last: ${result.error ?? 'no answer'}). Fix the receiver, then enable the webhook again.`;
-        await outbox.disableWebhook(trx, claimed.webhookId, reason, new Date(finishedAt).toISOString());
-        log.info({ webhookId: claimed.webhookId }, 'webhook disabled after failing only');
-      }
+      },
     });
+  }
+
+  interface Finished {
+    claimed: outbox.ClaimedAttempt;
+    result: SendResult;
+    finishedAt: number;
+    outcome: outbox.AttemptOutcome;
+  }
+
+  async function recordOne(trx: Transaction<Database>, { claimed, result, finishedAt, outcome }: Finished) {
+    const recorded = await outbox.recordOutcome(trx, claimed, id, outcome);
+    if (!recorded || claimed.enabled !== 1) return;
+    if (result.ok) {
+      if (claimed.failingSince !== null) await outbox.setFailingSince(trx, claimed.webhookId, null);
+      return;
+    }
+    if (claimed.failingSince === null) {
+      await outbox.setFailingSince(trx, claimed.webhookId, outcome.sentAt);
+      return;
+    }
+    const limitMs = config.disableAfterHours * 3_600_000;
+    if (finishedAt - Date.parse(claimed.failingSince) >= limitMs) {
+      const at = new Date(finishedAt).toISOString();
+      const reason =
+        `Disabled at ${at}: every delivery failed for ${config.disableAfterHours} hours ` +
+        `(last: ${result.error ?? 'no answer'}). Fix the receiver, then enable the webhook again.`;
+      await outbox.disableWebhook(trx, claimed.webhookId, reason, at);
+      log.info({ webhookId: claimed.webhookId }, 'webhook disabled after failing only');
+    }
+  }
+
+  // Outcomes that finish together are recorded in one transaction: on SQLite a commit per
+  // delivery, not the sending, is what bounds deliveries a second.
+  const finished: { item: Finished; done: () => void }[] = [];
+  let recording: Promise<void> | null = null;
+
+  function record(item: Finished): Promise<void> {
+    return new Promise((done) => {
+      finished.push({ item, done });
+      recording ??= recordAll();
+    });
+  }
+
+  async function recordAll(): Promise<void> {
+    while (finished.length > 0) {
+      const batch = finished.splice(0);
+      try {
+        await db.transaction().execute(async (trx) => {
+          for (const { item } of batch) await recordOne(trx, item);
+        });
+      } catch (error) {
+        // Unrecorded attempts are still claimed: they are sent again once their lease runs out.
+        log.error({ err: error, attempts: batch.length }, 'webhook deliveries could not be recorded');
+      }
+      for (const { done } of batch) done();
+    }
+    recording = null;
   }
 
   function track(claimed: outbox.ClaimedAttempt) {
@@ -129,7 +172,8 @@ export function createWebhookWorker(deps: {
     while (!stopping) {
       const free = config.concurrency - active.size;
       let claimedCount = 0;
-      if (free > 0) {
+      // Claims go in batches: one claim per finished send would cost more than the sends.
+      if (free > 0 && (active.size === 0 || free >= config.concurrency / 2)) {
         try {
           const now = Date.now();
           const ids = await outbox.claimDue(
@@ -151,7 +195,7 @@ export function createWebhookWorker(deps: {
       }
       if (stopping) break;
       // A full batch means more may be due: go again as soon as a send finishes.
-      if (claimedCount < free || active.size >= config.concurrency) await pause(config.pollIntervalMs);
+      if (claimedCount < free || active.size > config.concurrency / 2) await pause(config.pollIntervalMs);
     }
   }
 
