@@ -133,12 +133,15 @@ export function createWebhookWorker(deps: {
   // Outcomes that finish together are recorded in one transaction: on SQLite a commit per
   // delivery, not the sending, is what bounds deliveries a second.
   const finished: { item: Finished; done: () => void }[] = [];
-  let recording: Promise<void> | null = null;
+  let recording = false;
 
   function record(item: Finished): Promise<void> {
     return new Promise((done) => {
       finished.push({ item, done });
-      recording ??= recordAll();
+      if (!recording) {
+        recording = true;
+        void recordAll();
+      }
     });
   }
 
@@ -155,7 +158,7 @@ export function createWebhookWorker(deps: {
       }
       for (const { done } of batch) done();
     }
-    recording = null;
+    recording = false;
   }
 
   function track(claimed: outbox.ClaimedAttempt) {
