@@ -18,7 +18,21 @@ export interface CsvMapping {
 
 interface Row {
   record: Record<string, string>;
-  line: number;
+  /** Index of the row after the header. */
+  index: number;
+}
+
+let linesCache: { content: string; lines: number[] } | null = null;
+
+/** The line each record ends on (the header is record 0), read again with csv-parse's info. */
+function recordLines(content: string): number[] {
+  if (linesCache?.content !== content) {
+    const parsed = parse(content, { bom: true, skip_empty_lines: true, info: true }) as unknown as Array<{
+      info: { lines: number };
+    }>;
+    linesCache = { content, lines: parsed.map(({ info }) => info.lines) };
+  }
+  return linesCache.lines;
 }
 
 /** One parsed file per text column: `target` null is the `text` column. */
@@ -27,13 +41,9 @@ export function parseCsv(
   mapping: CsvMapping,
   localeOf: (target: string | null) => string,
 ): Array<{ target: string | null; file: ParsedFile }> {
-  let rows: Row[];
+  let table: string[][];
   try {
-    const parsed = parse(content, { columns: true, bom: true, info: true, skip_empty_lines: true }) as Array<{
-      record: Record<string, string>;
-      info: { lines: number };
-    }>;
-    rows = parsed.map(({ record, info }) => ({ record, line: info.lines }));
+    table = parse(content, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
   } catch (error) {
     const lines = (error as { lines?: number }).lines;
     throw new MalformedFile(
@@ -41,15 +51,22 @@ export function parseCsv(
       `not valid CSV (${(error as Error).message})`,
     );
   }
-  const headers = new Set(Object.keys(rows[0]?.record ?? {}));
-  const column = (header: string, field: string) => {
-    if (rows.length > 0 && !headers.has(header)) {
+  const headerRow = table[0] ?? [];
+  // Line numbers cost a second reading; they are only read when a row needs naming.
+  const lineOf = (index: number) => recordLines(content)[index + 1] ?? index + 2;
+  const rows: Row[] = table.slice(1).map((cells, index) => ({
+    record: Object.fromEntries(headerRow.map((name, at) => [name, cells[at] ?? ''])),
+    index,
+  }));
+  const headers = new Set(headerRow);
+  const column = (name: string, field: string) => {
+    if (table.length > 0 && !headers.has(name)) {
       throw new MalformedFile(
         'header',
-        `columns.${field}: no column "${header}" (the header has ${[...headers].map((h) => `"${h}"`).join(', ')})`,
+        `columns.${field}: no column "${name}" (the header has ${[...headers].map((h) => `"${h}"`).join(', ')})`,
       );
     }
-    return header;
+    return name;
   };
   const keyColumn = column(mapping.key, 'key');
   const notesColumn = mapping.notes === undefined ? null : column(mapping.notes, 'notes');
@@ -61,29 +78,31 @@ export function parseCsv(
   if (targets.length === 0)
     throw new MalformedFile('columns', 'name a text column (text) or variant columns (variants)');
   const seen = new Map<string, number>();
-  for (const { record, line } of rows) {
+  for (const { record, index } of rows) {
     const key = record[keyColumn] ?? '';
-    if (key === '') throw new MalformedFile(`line ${line}`, `the key column "${keyColumn}" is empty`);
+    if (key === '') throw new MalformedFile(`line ${lineOf(index)}`, `the key column "${keyColumn}" is empty`);
     const earlier = seen.get(key);
-    if (earlier !== undefined) throw new MalformedFile(`line ${line}`, `key "${key}" repeats line ${earlier}`);
-    seen.set(key, line);
+    if (earlier !== undefined) {
+      throw new MalformedFile(`line ${lineOf(index)}`, `key "${key}" repeats line ${lineOf(earlier)}`);
+    }
+    seen.set(key, index);
   }
   return targets.map(({ target, header }) => {
     // An empty cell is a text not written in that column yet, not an empty text.
     const items = rows
       .filter(({ record }) => (record[header] ?? '') !== '')
-      .map(({ record, line }) => ({
+      .map(({ record, index }) => ({
         key: record[keyColumn]!,
         text: record[header]!,
         notes: record[notesColumn ?? ''],
-        line,
+        index,
       }));
     const entries = groupPluralKeys(items).map(({ key, primary, forms }) => {
       const texts = new Map([...forms].map(([form, item]) => [form, item.text]));
       const value = settlePlurals(primary?.text ?? null, texts, localeOf(target));
       const first = primary ?? [...forms.values()][0]!;
       const notes = notesColumn !== null && target === null ? { notes: first.notes ?? '' } : {};
-      return { key, at: `line ${first.line}`, value: { ...value, ...notes } };
+      return { key, at: `row ${first.index + 2}`, value: { ...value, ...notes } };
     });
     return { target, file: { entries, skipped: [], variantName: null, carriesPlurals: true } };
   });

@@ -203,6 +203,11 @@ describe('malformed files: a 400 naming the place, nothing written', () => {
       /^csv file, line \d+: not valid CSV/,
     ],
     [
+      'a repeated CSV key',
+      { format: 'csv', columns: { key: 'key', text: 'en' }, content: 'key,en\na,"x\ny"\nb,z\na,w\n' },
+      /^csv file, line 5: key "a" repeats line 3/,
+    ],
+    [
       'a CSV column',
       { format: 'csv', columns: { key: 'id', text: 'en' }, content: 'key,en\na,x\n' },
       /columns.key: no column "id"/,
