@@ -6,6 +6,7 @@ import type { Database } from './db/schema.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createPeopleService } from './modules/accounts/people.service.js';
 import { createWorkspaceService } from './modules/accounts/workspace.service.js';
+import { createBackupService } from './modules/backup/backup.service.js';
 import { createBlocksService } from './modules/blocks/blocks.service.js';
 import { createHistoryService, createWritePath } from './modules/changes/index.js';
 import { createComponentsService } from './modules/components/components.service.js';
@@ -145,6 +146,12 @@ export function createServices(
   });
   const styleguides = createStyleguidesService({ db, writes, variants, components, textItems });
   const workspace = createWorkspaceService({ db, writes });
+  const backup = createBackupService({
+    db,
+    writes,
+    createWorkspace: accounts.createWorkspace,
+    requireWorkspace: workspace.get,
+  });
   const legacy = createLegacyReader({
     db,
     projects,
@@ -169,6 +176,7 @@ export function createServices(
 
   return {
     writes,
+    backup,
     texts,
     swiftDriver,
     textCascades,

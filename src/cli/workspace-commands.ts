@@ -1,3 +1,4 @@
+import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
@@ -41,5 +42,44 @@ export function registerWorkspaceCommands(workspace: Command, ctx: CommandContex
         });
       });
       ctx.print(options, { summary }, describeSummary(summary));
+    });
+
+  workspace
+    .command('export')
+    .description('write a backup of a workspace, history included, to one file (JSON, gzip)')
+    .requiredOption('--out <file>', 'the file to write (replaced whole once the backup is complete)')
+    .option('--workspace <id>', 'the workspace (default: the only one of the database)')
+    .option('--json', 'print JSON')
+    .action(async (options: Json & { out: string; workspace?: string }) => {
+      const result = await ctx.withServices(async (services) => {
+        const id = options.workspace ? ctx.workspaceId(options.workspace) : await services.backup.defaultWorkspace();
+        const bytes = await services.backup.exportFile(id);
+        // Written beside the target first, so an interrupted export never leaves half a backup.
+        const partial = `${options.out}.partial`;
+        await writeFile(partial, bytes);
+        await rename(partial, options.out);
+        return { workspaceId: id, file: options.out, bytes: bytes.length };
+      });
+      ctx.print(options, result, `Wrote workspace ${result.workspaceId} to ${result.file} (${result.bytes} bytes)`);
+    });
+
+  workspace
+    .command('import')
+    .description('restore a backup into an empty workspace (default: a new one)')
+    .requiredOption('--file <file>', 'a file written by workspace export')
+    .option('--workspace <id>', 'an empty workspace to restore into')
+    .option('--json', 'print JSON')
+    .action(async (options: Json & { file: string; workspace?: string }) => {
+      const into = options.workspace === undefined ? undefined : ctx.workspaceId(options.workspace);
+      const bytes = await readFile(options.file);
+      const summary = await ctx.withServices((services) => services.backup.importFile(bytes, into));
+      const skipped = summary.skippedKeys.length
+        ? `\nNot restored: API keys ${summary.skippedKeys.join(', ')} (this database already holds them)`
+        : '';
+      ctx.print(
+        options,
+        summary,
+        `Restored ${options.file} into workspace ${summary.workspaceId}: ${summary.restored.texts} texts, ${summary.restored.changes} changes${skipped}`,
+      );
     });
 }
