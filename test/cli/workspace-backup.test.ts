@@ -46,7 +46,12 @@ async function historyOf(api: ReturnType<typeof apiClient>) {
 
 async function seededSource() {
   const ws = await createWorkspace(source, 'Backed up');
-  await source.services.accounts.createUser({ workspaceId: ws.id, email: 'ed@example.com', name: 'Ed' });
+  await source.services.accounts.createUser({
+    workspaceId: ws.id,
+    email: 'ed@example.com',
+    name: 'Ed',
+    role: 'viewer',
+  });
   await seedWorkspace(ws.api, 'ed@example.com');
   // History of records that are gone, renamed or changed.
   await ws.api.delete('textItems', { developerIds: ['mobile.banner'] });

@@ -30,7 +30,12 @@ const lastJson = (lines: string[]) => JSON.parse(lines.at(-1) as string);
 describe('copydesk workspace copy', () => {
   it('reproduces every GET of the source byte for byte, and a second run writes nothing', async () => {
     const from = await createWorkspace(source, 'Source');
-    await source.services.accounts.createUser({ workspaceId: from.id, email: 'ed@example.com', name: 'Ed' });
+    await source.services.accounts.createUser({
+      workspaceId: from.id,
+      email: 'ed@example.com',
+      name: 'Ed',
+      role: 'viewer',
+    });
     await seedWorkspace(from.api, 'ed@example.com');
 
     const first = await copydesk('workspace', 'copy', '--from', server.origin, '--key', from.key, '--json');

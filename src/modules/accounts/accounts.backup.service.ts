@@ -7,7 +7,7 @@ import type { Executor } from '../../db/schema.js';
  */
 
 const SETTINGS = ['name', 'base_language', 'sup_sub_enabled', 'library_developer_mode', 'created_at'] as const;
-const USERS = ['id', 'email', 'name', 'created_at'];
+const USERS = ['id', 'email', 'name', 'role', 'password_hash', 'created_at'];
 const KEYS = ['id', 'user_id', 'name', 'prefix', 'hash', 'created_at', 'last_used_at', 'revoked_at'];
 
 export interface AccountsBackup {
