@@ -98,7 +98,7 @@ export async function startBenchServer(workspaceName: string): Promise<BenchServ
   const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }));
   const workspace = await json(['workspace', 'create', '--name', workspaceName]);
   const email = 'bench@example.com';
-  await json(['user', 'create', '--workspace', String(workspace.id), '--email', email]);
+  await json(['user', 'create', '--workspace', String(workspace.id), '--email', email, '--role', 'admin']);
   const { key } = await json(['key', 'create', '--workspace', String(workspace.id), '--email', email]);
   const port = await freePort();
   const server = startServer({ DATABASE_URL, PORT: String(port) });

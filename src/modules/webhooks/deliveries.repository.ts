@@ -28,6 +28,7 @@ export interface LoggedAttempt {
   error: string | null;
   durationMs: number | null;
   nextAttemptAt: string | null;
+  responseBody: string | null;
   state: string;
 }
 
@@ -55,6 +56,7 @@ export function listAttempts(db: Executor, workspaceId: number, query: LogQuery)
       'a.error',
       'a.duration_ms as durationMs',
       'a.next_attempt_at as nextAttemptAt',
+      'a.response_body as responseBody',
       'a.state',
     ])
     .where('a.workspace_id', '=', workspaceId);
@@ -112,4 +114,28 @@ export async function queueAttempts(
       attempts.map((a) => a.deliveryId),
     )
     .execute();
+}
+
+/**
+ * The log's retention: events older than `cutoff` whose every attempt is done go, with their
+ * deliveries and attempts. Answers how many events went.
+ */
+export async function deleteSettledEventsBefore(db: Executor, cutoff: string): Promise<number> {
+  const result = await db
+    .deleteFrom('webhook_events')
+    .where('at', '<', cutoff)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('webhook_deliveries as d')
+            .innerJoin('webhook_attempts as a', 'a.delivery_id', 'd.id')
+            .select('a.id')
+            .whereRef('d.event_id', '=', 'webhook_events.id')
+            .where('a.state', '=', 'pending'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -8,6 +8,8 @@ import { DELIVERY_STATES } from './webhooks.types.js';
 
 export const DELIVERIES_MAX_LIMIT = 1000;
 const DEFAULT_LIMIT = 100;
+/** How long the delivery log keeps an event once all its attempts are done. */
+export const DELIVERY_LOG_DAYS = 30;
 
 export interface DeliveriesQuery {
   webhookId?: string;
@@ -32,6 +34,7 @@ export interface LoggedDelivery {
   nextAttemptAt: string | null;
   state: string;
   payload: unknown;
+  responseBody: string | null;
 }
 
 const CURSOR_PREFIX = 'd1:';
@@ -71,6 +74,7 @@ function toEntry(row: repo.LoggedAttempt, workspaceId: number): LoggedDelivery {
     nextAttemptAt: row.state === 'pending' ? row.dueAt : row.nextAttemptAt,
     state: row.state,
     payload: JSON.parse(body),
+    responseBody: row.responseBody,
   };
 }
 
@@ -100,6 +104,10 @@ export function createDeliveriesService(deps: { db: Kysely<Database> }) {
         nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null,
       };
     },
+
+    /** Removes events (and their log) settled more than `DELIVERY_LOG_DAYS` ago. */
+    purgeSettled: (now = Date.now()) =>
+      repo.deleteSettledEventsBefore(db, new Date(now - DELIVERY_LOG_DAYS * 86_400_000).toISOString()),
 
     /** Queues a new attempt of each delivery, whatever its state; an unknown id is a 404. */
     async redeliver(workspaceId: number, ids: readonly string[]): Promise<void> {

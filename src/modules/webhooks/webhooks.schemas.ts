@@ -96,6 +96,7 @@ export const Delivery = Type.Object({
   nextAttemptAt: Nullable(Type.String({ description: 'When the next attempt is (or this one, while pending) due' })),
   state: Type.Unsafe<string>({ type: 'string', enum: [...DELIVERY_STATES] }),
   payload: Type.Unknown({ description: 'The body as sent' }),
+  responseBody: Nullable(Type.String({ description: "The start (at most 4 KiB) of the receiver's answer" })),
 });
 
 export const RedeliverBody = Type.Object(

@@ -176,6 +176,8 @@ describe('retries and the delivery log', () => {
       nextAttemptAt: second.at === null ? expect.any(String) : expect.any(String),
     });
     expect(first.payload).toEqual(attempts[0]?.body);
+    expect(first.responseBody).toBe('answer 500');
+    expect(last.responseBody).toBe('answer 200');
     expect(last.nextAttemptAt).toBeNull();
     expect(typeof last.durationMs).toBe('number');
     expect(new Set(log.deliveries.map((d: any) => d.deliveryId)).size).toBe(1);
@@ -236,5 +238,22 @@ describe('a webhook that only fails', () => {
     const enabled = await workspace.api.patch('webhooks', { updates: [{ developerId: 'hook', enabled: true }] });
     expect(enabled.status).toBe(200);
     expect((await workspace.api.get('webhooks')).body[0]).toMatchObject({ enabled: true, disabledReason: null });
+  });
+});
+
+describe('the log', () => {
+  it('keeps settled events for 30 days', async () => {
+    const { workspace, path } = await subscribed(['components.created']);
+    await workspace.api.post('components', { components: [{ developerId: 'old', text: 'O' }] });
+    await eventsAt(path, 1);
+    let log = (await workspace.api.get('webhooks/deliveries')).body.deliveries;
+    for (let i = 0; i < 100 && log[0]?.state !== 'succeeded'; i += 1) {
+      await new Promise((r) => setTimeout(r, 20));
+      log = (await workspace.api.get('webhooks/deliveries')).body.deliveries;
+    }
+    await ctx.services.webhooks.deliveries.purgeSettled(Date.now() + 29 * 86_400_000);
+    expect((await workspace.api.get('webhooks/deliveries')).body.deliveries).toHaveLength(1);
+    await ctx.services.webhooks.deliveries.purgeSettled(Date.now() + 31 * 86_400_000);
+    expect((await workspace.api.get('webhooks/deliveries')).body.deliveries).toEqual([]);
   });
 });
