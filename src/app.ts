@@ -6,7 +6,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import { Type } from 'typebox';
-import type { Config } from './config.js';
+import type { Config, Timeouts } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Role } from './db/schema.js';
 import { registerAuth } from './http/auth.js';
@@ -71,6 +71,25 @@ function leastRole(method: string | string[], url: string): Role {
   return under(url, ADMIN_PREFIXES) ? 'admin' : 'editor';
 }
 
+/**
+ * Node checks the headers and request deadlines on a timer (every 30 s by default), so a deadline
+ * is enforced within a fifth of the shortest one instead, and a small limit works as configured.
+ */
+function connectionTimeouts(timeouts: Timeouts) {
+  const deadlines = [timeouts.headersMs, timeouts.requestMs].filter((ms) => ms > 0);
+  const checkEvery = Math.max(50, Math.min(30_000, Math.floor(Math.min(...deadlines, 150_000) / 5)));
+  return {
+    requestTimeout: timeouts.requestMs,
+    connectionTimeout: timeouts.idleMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    http: {
+      headersTimeout: timeouts.headersMs,
+      requestTimeout: timeouts.requestMs,
+      connectionsCheckingInterval: checkEvery,
+    },
+  };
+}
+
 /** Builds the Fastify application. It never listens: `server.ts` does, tests use `inject()`. */
 export async function buildApp(deps: AppDeps) {
   const { config, database, services } = deps;
@@ -82,6 +101,7 @@ export async function buildApp(deps: AppDeps) {
       ? { loggerInstance: loggerOption as FastifyBaseLogger }
       : { logger: loggerOption as FastifyServerOptions['logger'] }),
     bodyLimit: config.limits.bodyBytes,
+    ...connectionTimeouts(config.timeouts),
     genReqId: () => randomUUID(),
     requestIdHeader: false,
     return503OnClosing: true,

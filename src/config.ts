@@ -16,6 +16,21 @@ export interface Limits {
   readonly filterIds: number;
 }
 
+/**
+ * Time limits of every connection, in milliseconds (0 turns one off). A client that sends its
+ * headers or its body too slowly, or stops reading, would otherwise hold a socket forever.
+ */
+export interface Timeouts {
+  /** From the connection (or the end of the previous request) until the headers are complete. */
+  readonly headersMs: number;
+  /** From the connection (or the end of the previous request) until the whole request has arrived. */
+  readonly requestMs: number;
+  /** A socket with no traffic either way for this long is closed (Fastify's `connectionTimeout`). */
+  readonly idleMs: number;
+  /** How long a kept-alive connection may wait for its next request. */
+  readonly keepAliveMs: number;
+}
+
 export interface WebhooksConfig {
   /** 32 bytes from COPYDESK_SECRET that encrypt signing keys at rest; null stores them plain. */
   readonly secret: Buffer | null;
@@ -39,6 +54,7 @@ export interface Config {
   /** Requests per minute per API key; 0 turns rate limiting off. */
   readonly rateLimitPerMinute: number;
   readonly limits: Limits;
+  readonly timeouts: Timeouts;
   /** Upper bound of the in-memory cache of rendered GET responses, in bytes. */
   readonly responseCacheBytes: number;
   readonly bootstrap: { readonly email: string; readonly workspaceName: string };
@@ -116,6 +132,21 @@ function publicUrl(env: NodeJS.ProcessEnv, host: string, port: number): string {
   return raw.replace(/\/+$/, '');
 }
 
+function timeouts(env: NodeJS.ProcessEnv): Timeouts {
+  const parsed = {
+    headersMs: integer(env, 'HEADERS_TIMEOUT_MS', 15_000),
+    requestMs: integer(env, 'REQUEST_TIMEOUT_MS', 60_000),
+    idleMs: integer(env, 'CONNECTION_TIMEOUT_MS', 120_000),
+    keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000),
+  };
+  if (parsed.requestMs > 0 && parsed.headersMs > parsed.requestMs) {
+    throw new Error(
+      `HEADERS_TIMEOUT_MS (${parsed.headersMs}) must not be more than REQUEST_TIMEOUT_MS (${parsed.requestMs})`,
+    );
+  }
+  return parsed;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const host = env.HOST || '127.0.0.1';
   const port = integer(env, 'PORT', 8080);
@@ -135,6 +166,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tagChars: integer(env, 'LIMIT_TAG_CHARS', 100, 1),
       filterIds: integer(env, 'LIMIT_FILTER_IDS', 1000, 1),
     },
+    timeouts: timeouts(env),
     historyRetentionDays: integer(env, 'HISTORY_RETENTION_DAYS', 365),
     webhooks: {
       secret: parseSecret(env.COPYDESK_SECRET),
