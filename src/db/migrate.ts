@@ -4,6 +4,7 @@ import * as changeLog from './migrations/2026_11_23_100_change_log.js';
 import * as libraryDeveloperMode from './migrations/2026_11_23_200_library_developer_mode.js';
 import * as webhooks from './migrations/2026_11_25_100_webhooks.js';
 import * as people from './migrations/2026_11_25_701_people.js';
+import * as textRevision from './migrations/2026_11_25_702_text_revision.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -13,6 +14,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_200_library_developer_mode': libraryDeveloperMode,
   '2026_11_25_100_webhooks': webhooks,
   '2026_11_25_701_people': people,
+  '2026_11_25_702_text_revision': textRevision,
 };
 
 /** Every migration, in the order they apply. */

@@ -39,6 +39,8 @@ export interface TextsTable {
   integrated: Defaulted<Bool>;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** The workspace revision of the text's last change (0: never changed); its ETag's basis. */
+  revision: Defaulted<number>;
 }
 
 export interface TextVariantsTable {

@@ -9,6 +9,7 @@ export const statusByCode = {
   not_found: 404,
   request_timeout: 408,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   headers_too_large: 431,

@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { principalOf, scopeOf } from '../../http/auth.js';
 import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import { IfMatchHeader, parseIfMatch } from '../texts/index.js';
 import { ComponentRecord, componentSchemas, ListQuery, PublishBody } from './components.schemas.js';
 import type { ComponentsService } from './components.service.js';
 
@@ -58,12 +59,13 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ components: Component
         summary: 'Update components, all or none; only provided fields change',
         description:
           'With `variantId`, text, plurals, status, assignee, notes and characterLimit change that variant’s values (a component lacking the variant gains it); tags, integrated, variables and folderId always apply to the component.',
+        headers: IfMatchHeader,
         body: UpdateBody,
-        response: withErrors({ 200: Success }, 404),
+        response: withErrors({ 200: Success }, 404, 412),
       },
     },
     async (request) => {
-      await components.update(scopeOf(request), request.body);
+      await components.update(scopeOf(request), request.body, parseIfMatch(request.headers['if-match']));
       return { success: true as const };
     },
   );

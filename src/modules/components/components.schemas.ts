@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { DeveloperId, Nullable } from '../../http/schemas.js';
-import { contentSchemas, PLURAL_FORMS, RichTextQuery } from '../texts/index.js';
+import { contentSchemas, PLURAL_FORMS, RichTextQuery, WithEtagQuery } from '../texts/index.js';
 
 /** The component record of the API description's table, every field listed. */
 export const ComponentRecord = Type.Object({
@@ -19,6 +19,9 @@ export const ComponentRecord = Type.Object({
   name: Type.String(),
   status: Type.String({ description: 'Status id; for a variant record, the variant status' }),
   assignee: Nullable(Type.String({ description: 'Email; for a variant record, the variant assignee' })),
+  etag: Type.Optional(
+    Type.String({ description: "The text's ETag, with `withEtag=true` (the same in each of its records)" }),
+  ),
 });
 
 export const ListQuery = Type.Object({
@@ -29,6 +32,7 @@ export const ListQuery = Type.Object({
     }),
   ),
   richText: RichTextQuery,
+  withEtag: WithEtagQuery,
 });
 
 export function componentSchemas(limits: Limits) {

@@ -12,11 +12,13 @@ import type { StatusesService } from '../statuses/statuses.service.js';
 import {
   applyUpdatePlans,
   assertDistinctCreateIds,
+  assertIfMatch,
   createTexts,
   deleteTexts,
   detachInstances,
   existingDeveloperIds,
   type FilterKey,
+  type IfMatch,
   loadExistingTexts,
   loadTextsByDeveloperIds,
   loadWriteContext,
@@ -48,6 +50,7 @@ const FILTER_KEYS: readonly FilterKey[] = ['folders', 'variants', 'statuses', 't
 export interface ListQuery {
   filter?: string;
   richText?: RichTextMode;
+  withEtag?: boolean;
 }
 
 export interface ComponentsDeps {
@@ -150,9 +153,14 @@ export function createComponentsService(deps: ComponentsDeps) {
     return { changes, apply: (trx) => applyUpdatePlans(trx, workspaceId, plans, variant), result: undefined };
   }
 
-  async function update(scope: WriteScope, input: UpdateComponentsInput): Promise<void> {
+  /** `ifMatch`: the ETags the client read (`If-Match`); a component changed since is a 412. */
+  async function update(scope: WriteScope, input: UpdateComponentsInput, ifMatch: IfMatch = null): Promise<void> {
     const userIds = await deps.accounts.userIdsByEmail(scope.workspaceId);
-    await writes.write(scope, (trx) => updatesIn(trx, scope.workspaceId, input, userIds));
+    await writes.write(scope, async (trx) => {
+      const ids = input.updates.map((u) => u.developerId);
+      await assertIfMatch(trx, scope.workspaceId, 'component', ids, ifMatch);
+      return updatesIn(trx, scope.workspaceId, input, userIds);
+    });
   }
 
   /**
@@ -232,7 +240,8 @@ export function createComponentsService(deps: ComponentsDeps) {
   /** GET /components: the records of the texts core's reader, as the bytes of a JSON array. */
   async function list(workspaceId: number, revision: number, query: ListQuery, maxFilterIds: number): Promise<Buffer> {
     const filter = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
-    return deps.reader.records(workspaceId, revision, { kind: 'component', filter }, query.richText ?? null);
+    const textQuery = { kind: 'component' as const, filter };
+    return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
   }
 
   return { list, create, update, remove, publish, importIn };

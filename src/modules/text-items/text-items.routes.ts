@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { principalOf, scopeOf } from '../../http/auth.js';
 import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import { IfMatchHeader, parseIfMatch } from '../texts/index.js';
 import { ListQuery, TextItemRecord, textItemSchemas } from './text-items.schemas.js';
 import type { TextItemsService } from './text-items.service.js';
 
@@ -65,12 +66,13 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsSe
         summary: 'Update text items, all or none; only provided fields change',
         description:
           'As PATCH /components, with `blockId` (null: out of its block) instead of `folderId`. The text and plurals of a linked instance are its component’s: change them on the component.',
+        headers: IfMatchHeader,
         body: UpdateBody,
-        response: withErrors({ 200: Success }, 404),
+        response: withErrors({ 200: Success }, 404, 412),
       },
     },
     async (request) => {
-      await textItems.update(scopeOf(request), request.body);
+      await textItems.update(scopeOf(request), request.body, parseIfMatch(request.headers['if-match']));
       return { success: true as const };
     },
   );

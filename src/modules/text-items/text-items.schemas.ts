@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { DeveloperId, Nullable } from '../../http/schemas.js';
 import { ComponentRecord } from '../components/index.js';
-import { contentSchemas, PLURAL_FORMS, RichTextQuery } from '../texts/index.js';
+import { contentSchemas, PLURAL_FORMS, RichTextQuery, WithEtagQuery } from '../texts/index.js';
 
 const { folderId: _folderId, name: _name, status, assignee, ...shared } = ComponentRecord.properties;
 
@@ -37,6 +37,7 @@ export const ListQuery = Type.Object({
     }),
   ),
   richText: RichTextQuery,
+  withEtag: WithEtagQuery,
 });
 
 export function textItemSchemas(limits: Limits) {

@@ -12,11 +12,13 @@ import type { StatusesService } from '../statuses/statuses.service.js';
 import {
   applyUpdatePlans,
   assertDistinctCreateIds,
+  assertIfMatch,
   createTexts,
   deleteTexts,
   derivedItems,
   existingDeveloperIds,
   type FilterKey,
+  type IfMatch,
   itemsOfContainer,
   loadExistingTexts,
   loadTextsByDeveloperIds,
@@ -159,12 +161,14 @@ export function createTextItemsService(deps: TextItemsDeps) {
     variables: readonly string[],
     moves: boolean,
     plan: (variant: VariantRow | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
+    ifMatch: IfMatch = null,
   ): Promise<void> {
     const { workspaceId } = scope;
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
-    await writes.write(scope, (trx) =>
-      updatesIn(trx, workspaceId, input, developerIds, variables, moves, plan, userIds),
-    );
+    await writes.write(scope, async (trx) => {
+      await assertIfMatch(trx, workspaceId, 'text_item', developerIds, ifMatch);
+      return updatesIn(trx, workspaceId, input, developerIds, variables, moves, plan, userIds);
+    });
   }
 
   /** The updates of a PATCH, PUT or import inside the caller's transaction: all checked, then the plan to apply. */
@@ -256,7 +260,8 @@ export function createTextItemsService(deps: TextItemsDeps) {
     return changes;
   }
 
-  const update = (scope: WriteScope, input: UpdateTextItemsInput) =>
+  /** `ifMatch`: the ETags the client read (`If-Match`); an item changed since is a 412. */
+  const update = (scope: WriteScope, input: UpdateTextItemsInput, ifMatch: IfMatch = null) =>
     applyUpdates(
       scope,
       input,
@@ -264,6 +269,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
       input.updates.flatMap((u) => u.variables ?? []),
       input.updates.some((u) => u.blockId !== undefined),
       (variant, context, targets) => planTextItemUpdates(input.updates, variant, context, targets),
+      ifMatch,
     );
 
   /** The deprecated PUT: its updates become PATCH updates, its plural operations whole lists. */
@@ -316,7 +322,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
   ): Promise<Buffer> {
     const filter = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
     const textQuery = { kind: 'text_item' as const, filter, ...(query.sort && { sort: query.sort }) };
-    return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null);
+    return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
   }
 
   return { list, create, update, put, remove, importIn };

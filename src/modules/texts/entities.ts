@@ -42,6 +42,7 @@ export function toEntity(row: TextColumns): TextEntity {
     integrated: row.integrated === 1,
     variants: [] as VariantValue[],
     variableIds: [] as number[],
+    revision: Number(row.revision),
   };
   if (row.kind === 'component') return { kind: 'component', ...common, name: row.name ?? '', folderId: row.folder_id };
   return {

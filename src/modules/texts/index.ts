@@ -29,6 +29,7 @@ export {
   type PlannedContent,
   planContents,
 } from './create.js';
+export { assertIfMatch, etagOf, type IfMatch, parseIfMatch } from './etags.js';
 export { type FilterKey, type ParsedFilter, parseFilter } from './filter.parse.js';
 export { detachInstances, showInstances } from './instances.js';
 export { inCldrOrder, isPluralForm, PLURAL_FORMS, splitPluralRecordId } from './plurals.js';
@@ -47,7 +48,7 @@ export {
   loadTextsByDeveloperIds,
   updateTextFields,
 } from './texts.repository.js';
-export { contentSchemas, RichTextQuery } from './texts.schemas.js';
+export { contentSchemas, IfMatchHeader, RichTextQuery, WithEtagQuery } from './texts.schemas.js';
 export * from './texts.types.js';
 export {
   applyUpdatePlans,

@@ -1,5 +1,6 @@
 import { type RichTextMode, richTextOf } from '../../richtext/index.js';
 import { usedVariables } from '../../text/placeholders.js';
+import { etagOf } from './etags.js';
 import { inCldrOrder, pluralRecordId } from './plurals.js';
 import type { OwnerSelection, PluralForm, TextEntity, TextValue } from './texts.types.js';
 
@@ -17,6 +18,8 @@ export interface RecordContext {
   emails: ReadonlyMap<number, string>;
   /** Set when the request asked for `richText`. */
   richText: RichTextMode | null;
+  /** Whether each record carries its text's ETag (`withEtag=true`). */
+  etags?: boolean;
 }
 
 /** The base text or a variant value: what owns a primary record and its plural form records. */
@@ -63,7 +66,8 @@ function ownerJson(
   const assignee = owner.assigneeId === null ? null : (context.emails.get(owner.assigneeId) ?? null);
   const middle = `"notes":${str(owner.notes)},"characterLimit":${owner.characterLimit},"tags":${str(entity.tags)},"integrated":${entity.integrated}`;
   const tail = `"variantId":${str(variantId)}`;
-  const end = `${extra && `${extra},`}"status":${str(owner.status)},"assignee":${str(assignee)}}`;
+  const etag = context.etags ? `"etag":${str(etagOf(entity.id, entity.revision ?? 0))},` : '';
+  const end = `${extra && `${extra},`}${etag}"status":${str(owner.status)},"assignee":${str(assignee)}}`;
   return ownerSources(entity.developerId, owner, variantId)
     .map((source) => {
       const rich = context.richText ? `,"richText":${str(richTextOf(source, context.richText))}` : '';

@@ -19,9 +19,10 @@ export type { TextsReaderDeps };
 interface Read {
   entities: TextEntity[];
   select: (entity: TextEntity) => OwnerSelection | null;
-  recordContext: Omit<RecordContext, 'richText'>;
+  recordContext: Omit<RecordContext, 'richText' | 'etags'>;
   extraJson: (entity: TextEntity) => string;
-  json: Record<RichTextMode | 'plain', WeakMap<object, Buffer>>;
+  /** By rich text mode and whether ETags are written. */
+  json: Map<string, WeakMap<object, Buffer>>;
 }
 
 /** Texts and variant values held by the cached reads of all workspaces together (about 2 KB each). */
@@ -70,7 +71,7 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
       select: selectRecords(kind.filter, kind.exempt),
       recordContext: (await common).recordContext,
       extraJson: kind.extraJson,
-      json: { plain: new WeakMap(), html: new WeakMap(), html_paragraphs: new WeakMap() },
+      json: new Map(),
     };
   }
 
@@ -86,14 +87,26 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
       return { entities, select } as unknown as TextSelection<TextOfKind<K>>;
     },
 
-    async records(workspaceId: number, revision: number, query: TextQuery, richText: RichTextMode | null) {
+    async records(
+      workspaceId: number,
+      revision: number,
+      query: TextQuery,
+      richText: RichTextMode | null,
+      etags = false,
+    ) {
       const read = await get(workspaceId, revision, query);
+      const mode = `${richText ?? 'plain'}${etags ? '+etag' : ''}`;
+      let json = read.json.get(mode);
+      if (!json) {
+        json = new WeakMap();
+        read.json.set(mode, json);
+      }
       return serializeRecords(
         read.entities,
-        { ...read.recordContext, richText },
+        { ...read.recordContext, richText, etags },
         read.select,
         read.extraJson,
-        read.json[richText ?? 'plain'],
+        json,
       );
     },
   };

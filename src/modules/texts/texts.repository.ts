@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/schema.js';
 import type { NewTextRow, TextVariantsTable } from '../../db/schema.texts.js';
 import { assembleEntities, type TextChanges, type TextColumns, type TextVariableRow, textColumns } from './entities.js';
@@ -44,6 +44,7 @@ export const TEXT_COLUMNS = [
   'assignee_id',
   'character_limit',
   'integrated',
+  'revision',
 ] as const satisfies readonly (keyof TextColumns)[];
 
 type TextFilter = { developerIds?: readonly string[]; componentIds?: readonly number[]; rowIds?: readonly number[] };
@@ -182,9 +183,20 @@ export async function insertTextVariables(db: Executor, rows: readonly TextVaria
   for (const part of chunks(rows, rowsPerInsert(2))) await db.insertInto('text_variables').values(part).execute();
 }
 
+/** Every change of a text stamps the revision of the write it is part of: its ETag changes. */
+const stamped = (workspaceId: number, changes: TextChanges) => ({
+  ...changes,
+  revision: sql<number>`(select revision from workspaces where id = ${workspaceId})`,
+});
+
 export async function updateText(db: Executor, workspaceId: number, id: number, changes: TextChanges): Promise<void> {
   if (Object.keys(changes).length === 0) return;
-  await db.updateTable('texts').set(changes).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
+  await db
+    .updateTable('texts')
+    .set(stamped(workspaceId, changes))
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
 }
 
 /** Removes the values of one variant (or of every variant when `variantId` is null) from the texts. */
@@ -284,7 +296,7 @@ export async function textsWithStatuses(
 export async function reassignStatus(db: Executor, workspaceId: number, from: string, to: string): Promise<void> {
   await db
     .updateTable('texts')
-    .set({ status: to })
+    .set(stamped(workspaceId, { status: to }))
     .where('workspace_id', '=', workspaceId)
     .where('status', '=', from)
     .execute();
@@ -337,7 +349,7 @@ export async function updateTexts(
   for (const part of chunks(ids, IDS_PER_QUERY)) {
     await db
       .updateTable('texts')
-      .set(changes)
+      .set(stamped(workspaceId, changes))
       .where('workspace_id', '=', workspaceId)
       .where('id', 'in', part)
       .execute();

@@ -89,6 +89,22 @@ export function contentSchemas(limits: Limits) {
   };
 }
 
+export const IfMatchHeader = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      description:
+        'The ETags (`etag` of GET with `withEtag=true`) of the texts as the client read them: if any text of the request has changed since, nothing is written and the answer is 412',
+    }),
+  ),
+});
+
+export const WithEtagQuery = Type.Optional(
+  Type.Boolean({
+    description:
+      "Each record also carries `etag`, its text's version: send it back in `If-Match` on PATCH so that a change made meanwhile by someone else is a 412, not overwritten",
+  }),
+);
+
 export const RichTextQuery = Type.Optional(
   Type.Enum(['html', 'html_paragraphs'], {
     description: '`html`: `<br />` line breaks; `html_paragraphs`: each line wrapped in `<p>`',

@@ -47,6 +47,8 @@ export interface TextCommon extends TextValue {
   variants: VariantValue[];
   /** Row ids of the listed variables, in variable creation order. */
   variableIds: number[];
+  /** The workspace revision of the text's last change, 0 if never changed (with `id`, its ETag). */
+  revision?: number;
 }
 
 export interface Component extends TextCommon {
@@ -126,5 +128,11 @@ export interface TextsReader {
     query: TextQuery<K>,
   ): Promise<TextSelection<TextOfKind<K>>>;
   /** The GET records of a query as the bytes of a JSON array. */
-  records(workspaceId: number, revision: number, query: TextQuery, richText: RichTextMode | null): Promise<Buffer>;
+  records(
+    workspaceId: number,
+    revision: number,
+    query: TextQuery,
+    richText: RichTextMode | null,
+    etags?: boolean,
+  ): Promise<Buffer>;
 }
