@@ -8,7 +8,7 @@ import type { PluralForm } from '../../db/schema.js';
 import { isForm, settlePlurals } from './plurals.js';
 import { printfArguments } from './printf.js';
 import { MalformedFile, type ParsedEntry, type ParsedFile, type ParseOptions, type SkippedEntry } from './types.js';
-import { type Element, elementsWithComments, lineOf, readXml } from './xml.js';
+import { type Element, elementsWithComments, lineOf, readXml, variantNameOf } from './xml.js';
 
 type Piece = { kind: 'text'; text: string } | { kind: 'variable'; name: string };
 type Event =
@@ -138,11 +138,7 @@ export function parseAndroid(content: string, options: ParseOptions): ParsedFile
   const at = (element: Element) => `line ${lineOf(element) ?? '?'}`;
   if (root.tagName !== 'resources')
     throw new MalformedFile(at(root), `the root element must be <resources>, found <${root.tagName}>`);
-  let variantName: string | null = null;
-  for (let node = document.firstChild; node !== null; node = node.nextSibling) {
-    const name = node.nodeType === node.COMMENT_NODE ? /^\s*Variant Name: (.*?)\s*$/.exec(node.nodeValue ?? '') : null;
-    if (name) variantName = name[1]!;
-  }
+  const variantName = variantNameOf(document);
   const resources = new Map<string, Resource>();
   const skipped: SkippedEntry[] = [];
   for (const { element, comments } of elementsWithComments(root)) {

@@ -7,7 +7,7 @@ import type { PluralForm } from '../../db/schema.js';
 import { isForm, settlePlurals } from './plurals.js';
 import { namePrintf } from './printf.js';
 import { MalformedFile, type ParsedEntry, type ParsedFile, type ParseOptions } from './types.js';
-import { type Element, elementsWithComments, lineOf, readXml } from './xml.js';
+import { type Element, elementsWithComments, lineOf, readXml, variantNameOf } from './xml.js';
 
 export interface StringsdictEntry {
   forms: Map<PluralForm, string>;
@@ -51,15 +51,8 @@ export function readStringsdict(source: string): {
   if (root.tagName !== 'plist')
     throw new MalformedFile(where(root), `the root element must be <plist>, found <${root.tagName}>`);
   const top = elementsWithComments(root)[0]?.element;
-  if (!top || top.tagName !== 'dict') throw new MalformedFile(where(root), '<plist> must hold a <dict>');
-  let variantName: string | null = null;
-  for (let node = document.firstChild; node !== null; node = node.nextSibling) {
-    const name =
-      node.nodeType === node.COMMENT_NODE
-        ? /^\s*Variant Name: (.*?)\s*$/.exec((node as unknown as { data: string }).data)
-        : null;
-    if (name) variantName = name[1]!;
-  }
+  if (top?.tagName !== 'dict') throw new MalformedFile(where(root), '<plist> must hold a <dict>');
+  const variantName = variantNameOf(document);
   const entries = new Map<string, StringsdictEntry>();
   for (const { key, value, comments, at } of dictPairs(top)) {
     if (value.tagName !== 'dict') throw new MalformedFile(at, `"${key}" must be a <dict>`);
@@ -74,8 +67,7 @@ export function readStringsdict(source: string): {
     const before = format.slice(0, rule.index);
     const after = format.slice(rule.index + rule[0].length);
     const spec = fields.get(rule[1]!);
-    if (!spec || spec.value.tagName !== 'dict')
-      throw new MalformedFile(formatKey.at, `"${key}" has no <dict> for ${rule[1]}`);
+    if (spec?.value.tagName !== 'dict') throw new MalformedFile(formatKey.at, `"${key}" has no <dict> for ${rule[1]}`);
     const variables = comments.map((c) => /^Variables: (.*)$/.exec(c)).find((match) => match !== null);
     const names = variables ? variables[1]!.split(',').map((name) => name.trim()) : undefined;
     // Argument 1 is the plural count; a `count` listed first is that argument.

@@ -48,6 +48,16 @@ export function unescapeComment(data: string): string {
     .replace(/\s$/, '');
 }
 
+/** The variant a variant export names in its comment before the root element. */
+export function variantNameOf(document: Document): string | null {
+  for (let node = document.firstChild; node !== null; node = node.nextSibling) {
+    if (node.nodeType !== node.COMMENT_NODE) continue;
+    const name = /^\s*Variant Name: (.*?)\s*$/.exec(node.nodeValue ?? '');
+    if (name) return name[1]!;
+  }
+  return null;
+}
+
 export const lineOf = (node: Node) => (node as unknown as { lineNumber?: number }).lineNumber;
 
 export type Element = import('@xmldom/xmldom').Element;

@@ -213,6 +213,7 @@ function contentUpdate(
   const pluralsChanged = plurals !== undefined && (current === null || !samePlurals(current.plurals, plurals));
   if (textChanged || pluralsChanged) update.text = value.text;
   if (pluralsChanged) update.plurals = plurals;
-  if (value.notes !== undefined && (current === null || current.notes !== value.notes)) update.notes = value.notes;
+  // A file without a comment says nothing about notes: an update sets notes, never clears them.
+  if (value.notes && (current === null || current.notes !== value.notes)) update.notes = value.notes;
   return Object.keys(update).length > 1 ? update : null;
 }
