@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { apiClient, createWorkspace, setupApp, type TestContext } from '../helpers/app.js';
 import { tempSqlitePath, testDatabaseConfig } from '../helpers/database.js';
-import { everyGet, seedWorkspace } from './workspace-fixture.js';
+import { everyGet, legacyGets, seedWorkspace, withoutReadTime } from './workspace-fixture.js';
 
 // The backup is written from a SQLite server and restored into this suite's database: PostgreSQL
 // when DATABASE_URL names one, which is the move from one server to several.
@@ -88,6 +88,15 @@ describe('copydesk workspace export and import', () => {
     for (const url of [...everyGet(['web', 'mobile']), 'webhooks']) {
       const [a, b] = [await ws.api.get(url), await copy.get(url)];
       expect({ url, status: b.status, body: b.raw.body }).toEqual({ url, status: a.status, body: a.raw.body });
+    }
+    for (const url of legacyGets) {
+      const headers = { authorization: `token ${ws.key}` };
+      const [a, b] = [await ws.api.get(url, headers), await copy.get(url, headers)];
+      expect({ url, status: b.status, body: withoutReadTime(b.raw.body) }).toEqual({
+        url,
+        status: a.status,
+        body: withoutReadTime(a.raw.body),
+      });
     }
     expect(await historyOf(copy)).toEqual(await historyOf(ws.api));
     expect((await historyOf(copy)).length).toBeGreaterThan(20);

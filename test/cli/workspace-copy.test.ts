@@ -1,9 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { listen } from '../clients/real-server.js';
 import { apiClient, createWorkspace, setupApp } from '../helpers/app.js';
 import { onPostgres, tempSqlitePath, testDatabaseConfig } from '../helpers/database.js';
-import { everyGet, seedWorkspace } from './workspace-fixture.js';
+import { everyGet, legacyGets, seedWorkspace, withoutReadTime } from './workspace-fixture.js';
 
 // The source is a real server on SQLite; the copy writes into this suite's database (PostgreSQL
 // when DATABASE_URL names one), so on PostgreSQL this is the move from one database to the other.
@@ -58,6 +60,17 @@ describe('copydesk workspace copy', () => {
         const [a, b] = [await from.api.get(url), await copy.get(url)];
         expect({ url, status: b.status, body: b.raw.body }).toEqual({ url, status: a.status, body: a.raw.body });
       }
+      for (const url of legacyGets) {
+        const [a, b] = [
+          await from.api.get(url, { authorization: `token ${from.key}` }),
+          await copy.get(url, { authorization: `token ${key}` }),
+        ];
+        expect({ url, status: b.status, body: withoutReadTime(b.raw.body) }).toEqual({
+          url,
+          status: a.status,
+          body: withoutReadTime(a.raw.body),
+        });
+      }
     };
     await compare();
 
@@ -101,6 +114,61 @@ describe('copydesk workspace copy', () => {
     const counts = lastJson(third.out).summary.counts;
     expect(counts.textItems).toEqual({ created: 1, updated: 1, unchanged: 10 });
     await compare();
+  });
+
+  it('copies from a server without the optional GETs, and says what it could not carry', async () => {
+    const from = await createWorkspace(source, 'Plain');
+    await source.services.accounts.createUser({ workspaceId: from.id, email: 'ed@example.com', name: 'Ed' });
+    await seedWorkspace(from.api, 'ed@example.com');
+    // A server that speaks only the GETs every API v2 server has.
+    const hidden = ['/v2/workspace', '/v2/users', '/v2/bases', '/v2/projectBlocks', '/v2/styleguides'];
+    const proxy = createServer(async (req, res) => {
+      const url = new URL(req.url ?? '/', server.origin);
+      if (hidden.includes(url.pathname)) {
+        res.writeHead(404, { 'content-type': 'application/json' }).end('{"message":"Not found"}');
+        return;
+      }
+      const answer = await fetch(url, { headers: { authorization: String(req.headers.authorization) } });
+      res.writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'text/plain' });
+      res.end(Buffer.from(await answer.arrayBuffer()));
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    afterAll(() => new Promise<void>((resolve) => proxy.close(() => resolve())));
+    const origin = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
+
+    const run = await copydesk('workspace', 'copy', '--from', origin, '--key', from.key, '--json');
+    expect(run.err).toEqual([]);
+    const summary = lastJson(run.out).summary;
+    expect(summary.notCarried).toEqual([
+      'workspace settings: the source has no GET /workspace',
+      'bases: the source has no GET /bases; projects keep no base',
+      'block ids: the source has no GET /projectBlocks; blocks are named after blockName',
+      'text item web.ok: derives from base item core.ok, whose base is not here',
+      'style guides: the source has no GET /styleguides',
+    ]);
+    const { key } = await target.services.accounts.createKey({
+      workspaceId: summary.workspaceId,
+      email: 'ed@example.com',
+    });
+    const copy = apiClient(target.app, key);
+    const all = `filter=${encodeURIComponent(JSON.stringify({ variants: [{ id: 'all' }] }))}`;
+    for (const url of ['statuses', 'variants', 'variables', 'componentFolders', `components?${all}&richText=html`]) {
+      const [a, b] = [await from.api.get(url), await copy.get(url)];
+      expect({ url, body: b.raw.body }).toEqual({ url, body: a.raw.body });
+    }
+    // Blocks come from the items' block names, under ids made from them.
+    expect((await copy.get('projectBlocks?projectId=web')).body.map((b: { name: string }) => b.name)).toEqual([
+      'Footer',
+      'Header',
+    ]);
+    type Item = { id: string; variantId: string | null; blockName: string | null };
+    const placed = async (api: typeof copy) =>
+      ((await api.get(`textItems?sort=project_order&${all}`)).body as Item[]).map((r) => [
+        r.id,
+        r.variantId,
+        r.blockName,
+      ]);
+    expect(await placed(copy)).toEqual(await placed(from.api));
   });
 
   it('names the problem when the source refuses the key or the workspace does not exist', async () => {

@@ -271,3 +271,17 @@ export function everyGet(projects: readonly string[]): string[] {
     'components/export?format=json_icu',
   ];
 }
+
+/** Reads of the deprecated v0 (root) and v1 APIs, which send the key as `token <key>`. */
+export const legacyGets = [
+  '/project-names',
+  '/projects/web',
+  '/projects/web?variant=fr',
+  '/components',
+  '/variables',
+  '/v1/projects',
+  '/v1/components',
+];
+
+/** A v0/v1 body with `exported_at` (the time of the read itself, not content) blanked. */
+export const withoutReadTime = (body: string) => body.replace(/"exported_at":"[^"]*"/g, '"exported_at":"(read time)"');

@@ -65,6 +65,14 @@ export async function copyTextItems(ctx: StructureContext, source: Snapshot, tar
   // Base items first: project items derive from them.
   const isBaseItem = (g: TextGroup) => g.record.projectId === g.record.baseId;
   const ordered = [...missing.filter(isBaseItem), ...missing.filter((g) => !isBaseItem(g))];
+  // A derivation needs the project connected to the same base here (a source without GET /bases has none).
+  const baseOf = new Map(target.projects.map((p) => [p.id, p.baseId ?? null]));
+  const derives = (g: TextGroup) => baseOf.get(g.record.projectId as string) === (g.record.baseId ?? null);
+  for (const g of missing) {
+    if (g.record.baseTextItemId && !isBaseItem(g) && !derives(g)) {
+      ctx.report.skip(`text item ${g.id}: derives from base item ${g.record.baseTextItemId}, whose base is not here`);
+    }
+  }
   let created = 0;
   for (let i = 0; i < ordered.length; ) {
     const first = ordered[i] as TextGroup;
@@ -82,7 +90,7 @@ export async function copyTextItems(ctx: StructureContext, source: Snapshot, tar
       developerId: g.id,
       ...baseContent(g, rich),
       blockId: blockIds.of(container, g.record.blockName ?? null),
-      ...(g.record.baseTextItemId && !isBaseItem(g) && { baseTextItemId: g.record.baseTextItemId }),
+      ...(g.record.baseTextItemId && !isBaseItem(g) && derives(g) && { baseTextItemId: g.record.baseTextItemId }),
       variants: [...g.variants].map(([id, value]) => variantContent(id, value, rich)),
     }));
     const where = isBaseItem(first) ? { baseId: container } : { projectId: container };
