@@ -8,7 +8,10 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-export const bin = join(root, 'bin', 'copydesk.js');
+/** The CLI the scripts start: this tree's build, or `BENCH_BIN` (another checkout's, for A/B runs). */
+export const bin = process.env.BENCH_BIN ?? join(root, 'bin', 'copydesk.js');
+/** Extra node flags for the server only, e.g. `BENCH_NODE_ARGS=--cpu-prof` (not allowed in NODE_OPTIONS). */
+const serverNodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
 
 export function tempDatabaseUrl(): string {
   return process.env.BENCH_DATABASE_URL ?? join(mkdtempSync(join(tmpdir(), 'copydesk-bench-')), 'bench.db');
@@ -52,7 +55,7 @@ export async function waitForHttp(url: string, timeoutMs = 10_000): Promise<void
 }
 
 export function startServer(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [bin, 'serve'], {
+  return spawn(process.execPath, [...serverNodeArgs, bin, 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

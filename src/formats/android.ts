@@ -10,47 +10,60 @@ import { pluralForms } from './shared/plurals.js';
 import { orderVariables, variableExample } from './shared/variables.js';
 import { variantCommentTexts } from './shared/variant-comments.js';
 import { xmlAttribute, xmlComment } from './shared/xml.js';
-import type { ExportDocument, ExportedFile, Exporter, ExportVariable } from './types.js';
+import { type DocumentHeader, type ExportVariable, type FileFormat, wholeFile } from './types.js';
 
 interface Argument {
   spec: string;
   example: string;
 }
 
-export const android: Exporter = (document: ExportDocument): ExportedFile => {
-  const lines = ['<?xml version="1.0" encoding="utf-8"?>'];
-  for (const text of variantCommentTexts(document)) lines.push(xmlComment(text));
-  lines.push('<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">');
-  const taken = new Set<string>();
-  const rich = document.options.richText !== null;
-  for (const entry of document.entries) {
-    const names = `name="${resourceName(entry.id, taken)}" ditto_api_id="${xmlAttribute(entry.id)}"`;
-    if (entry.notes !== '') lines.push(`  ${xmlComment(entry.notes)}`);
-    // A plural record keeps its primary text as a <string> of the same name (as the original
-    // does, so `R.string.<name>` still resolves); it is numbered like any other string.
-    const own = argumentsOf(entry.variables, [entry.text], document);
-    const primary = piecesOf(entry.text, rich ? entry.richText : null, own);
-    const formatted = primary.some((piece) => piece.kind === 'variable');
-    const percents = entry.text.split('%').length - 1;
-    const attributes = !formatted && percents >= 2 ? `${names} formatted="false"` : names;
-    lines.push(`  <string ${attributes}>${androidValue(primary, formatted)}</string>`);
-    if (entry.plurals.length === 0) continue;
-    const args = argumentsOf(entry.variables, null, document);
-    const forms = pluralForms(entry, document.locale).map((form) => ({
-      form: form.form,
-      pieces: piecesOf(form.text, rich ? form.richText : null, args),
-    }));
-    // `getQuantityString(id, n, args)` formats every item once the record has arguments.
-    const pluralFormatted = forms.some((form) => form.pieces.some((piece) => piece.kind === 'variable'));
-    lines.push(`  <plurals ${names}>`);
-    for (const form of forms) {
-      lines.push(`    <item quantity="${form.form}">${androidValue(form.pieces, pluralFormatted)}</item>`);
-    }
-    lines.push('  </plurals>');
-  }
-  lines.push('</resources>');
-  return { body: `${lines.join('\n')}\n`, contentType: 'text/xml; charset=utf-8' };
+export const androidFormat: FileFormat = {
+  contentType: 'text/xml; charset=utf-8',
+  writer(document) {
+    const taken = new Set<string>();
+    const rich = document.options.richText !== null;
+    return {
+      head: () =>
+        lines([
+          '<?xml version="1.0" encoding="utf-8"?>',
+          ...variantCommentTexts(document).map(xmlComment),
+          '<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">',
+        ]),
+      entry(entry) {
+        const out: string[] = [];
+        const names = `name="${resourceName(entry.id, taken)}" ditto_api_id="${xmlAttribute(entry.id)}"`;
+        if (entry.notes !== '') out.push(`  ${xmlComment(entry.notes)}`);
+        // A plural record keeps its primary text as a <string> of the same name (as the original
+        // does, so `R.string.<name>` still resolves); it is numbered like any other string.
+        const own = argumentsOf(entry.variables, [entry.text], document);
+        const primary = piecesOf(entry.text, rich ? entry.richText : null, own);
+        const formatted = primary.some((piece) => piece.kind === 'variable');
+        const percents = entry.text.split('%').length - 1;
+        const attributes = !formatted && percents >= 2 ? `${names} formatted="false"` : names;
+        out.push(`  <string ${attributes}>${androidValue(primary, formatted)}</string>`);
+        if (entry.plurals.length === 0) return lines(out);
+        const args = argumentsOf(entry.variables, null, document);
+        const forms = pluralForms(entry, document.locale).map((form) => ({
+          form: form.form,
+          pieces: piecesOf(form.text, rich ? form.richText : null, args),
+        }));
+        // `getQuantityString(id, n, args)` formats every item once the record has arguments.
+        const pluralFormatted = forms.some((form) => form.pieces.some((piece) => piece.kind === 'variable'));
+        out.push(`  <plurals ${names}>`);
+        for (const form of forms) {
+          out.push(`    <item quantity="${form.form}">${androidValue(form.pieces, pluralFormatted)}</item>`);
+        }
+        out.push('  </plurals>');
+        return lines(out);
+      },
+      tail: () => '</resources>\n',
+    };
+  },
 };
+
+export const android = wholeFile(androidFormat);
+
+const lines = (list: readonly string[]) => `${list.join('\n')}\n`;
 
 /**
  * The developer ID with every character outside `[A-Za-z0-9_.]` replaced by `_`. Two IDs that
@@ -72,7 +85,7 @@ function resourceName(id: string, taken: Set<string>): string {
 function argumentsOf(
   variables: readonly ExportVariable[],
   texts: readonly string[] | null,
-  document: ExportDocument,
+  document: DocumentHeader,
 ): Map<string, Argument> {
   let ordered = orderVariables(variables, document.options.variableOrder);
   if (texts !== null) {

@@ -3,9 +3,9 @@
  * per record declaring its placeholders (rules and choices in docs/formats/arb.md).
  */
 import { icuMessage } from './shared/icu.js';
-import { type JsonPairs, jsonFile } from './shared/json.js';
+import { JSON_CONTENT_TYPE, JsonObjectWriter } from './shared/json.js';
 import { orderVariables, variableExample } from './shared/variables.js';
-import type { ExportDocument, ExportEntry, ExportedFile, Exporter, ExportVariable } from './types.js';
+import { type DocumentHeader, type ExportEntry, type ExportVariable, type FileFormat, wholeFile } from './types.js';
 
 interface Placeholder {
   type: 'String' | 'int' | 'double' | 'num';
@@ -26,7 +26,7 @@ function placeholder(variable: ExportVariable): Placeholder {
  * the plural `count` (always `num`, which Flutter requires of a plural selector) comes first, as
  * argument 1 of the Apple formats, then the variables in `variableOrder`.
  */
-function placeholders(entry: ExportEntry, document: ExportDocument): Record<string, Placeholder> {
+function placeholders(entry: ExportEntry, document: DocumentHeader): Record<string, Placeholder> {
   const result: Record<string, Placeholder> = {};
   const variables = orderVariables(entry.variables, document.options.variableOrder);
   if (entry.plurals.length > 0) {
@@ -41,18 +41,29 @@ function placeholders(entry: ExportEntry, document: ExportDocument): Record<stri
 /** `en-US` is `en_US` in ARB, as Flutter names its locales. */
 const arbLocale = (locale: string) => locale.replaceAll('-', '_');
 
-export const arb: Exporter = (document: ExportDocument): ExportedFile => {
-  const pairs: JsonPairs = [['@@locale', arbLocale(document.locale)]];
-  // `__variant-name` keys would be messages to Flutter (and not Dart identifiers); the schema's
-  // custom attributes `@@x-...` carry the variant instead.
-  if (document.variant !== null && !document.options.excludeVariantMetadata) {
-    pairs.push(['@@x-variant-name', document.variant.name]);
-    pairs.push(['@@x-variant-description', document.variant.description]);
-  }
-  for (const entry of document.entries) {
-    pairs.push([entry.id, icuMessage(entry, document, { collectionsAsSelect: false })]);
-    const description = entry.notes === '' ? {} : { description: entry.notes };
-    pairs.push([`@${entry.id}`, { ...description, placeholders: placeholders(entry, document) }]);
-  }
-  return jsonFile(pairs);
+export const arbFormat: FileFormat = {
+  contentType: JSON_CONTENT_TYPE,
+  writer(header) {
+    const json = new JsonObjectWriter();
+    return {
+      head() {
+        let out = json.member('@@locale', arbLocale(header.locale));
+        // `__variant-name` keys would be messages to Flutter (and not Dart identifiers); the
+        // schema's custom attributes `@@x-...` carry the variant instead.
+        if (header.variant !== null && !header.options.excludeVariantMetadata) {
+          out += json.member('@@x-variant-name', header.variant.name);
+          out += json.member('@@x-variant-description', header.variant.description);
+        }
+        return out;
+      },
+      entry(entry) {
+        const message = json.member(entry.id, icuMessage(entry, header, { collectionsAsSelect: false }));
+        const description = entry.notes === '' ? {} : { description: entry.notes };
+        return message + json.member(`@${entry.id}`, { ...description, placeholders: placeholders(entry, header) });
+      },
+      tail: () => json.end(),
+    };
+  },
 };
+
+export const arb = wholeFile(arbFormat);

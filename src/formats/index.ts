@@ -1,12 +1,22 @@
-/** The exporter of each format, keyed by the `format` query parameter. */
-import { android } from './android.js';
-import { arb } from './arb.js';
-import { iosStrings } from './ios-strings.js';
-import { iosStringsdict } from './ios-stringsdict.js';
-import { jsonI18next } from './json-i18next.js';
-import { jsonIcu } from './json-icu.js';
-import { jsonVueI18n } from './json-vue-i18n.js';
-import type { Exporter, FormatName } from './types.js';
+/** The formats, keyed by the `format` query parameter: written whole (`exporters`) or entry by entry (`fileFormats`). */
+import { android, androidFormat } from './android.js';
+import { arb, arbFormat } from './arb.js';
+import { iosStrings, iosStringsFormat } from './ios-strings.js';
+import { iosStringsdict, iosStringsdictFormat } from './ios-stringsdict.js';
+import { jsonI18next, jsonI18nextFormat } from './json-i18next.js';
+import { jsonIcu, jsonIcuFormat } from './json-icu.js';
+import { jsonVueI18n, jsonVueI18nFormat } from './json-vue-i18n.js';
+import type { Exporter, FileFormat, FormatName } from './types.js';
+
+export const fileFormats: Record<FormatName, FileFormat> = {
+  json_icu: jsonIcuFormat,
+  json_i18next: jsonI18nextFormat,
+  json_vue_i18n: jsonVueI18nFormat,
+  'ios-strings': iosStringsFormat,
+  'ios-stringsdict': iosStringsdictFormat,
+  android: androidFormat,
+  arb: arbFormat,
+};
 
 export const exporters: Record<FormatName, Exporter> = {
   json_icu: jsonIcu,

@@ -5,23 +5,33 @@
  */
 import { appleFormat, stringsArguments } from './shared/apple.js';
 import { variantCommentTexts } from './shared/variant-comments.js';
-import type { ExportDocument, ExportedFile, Exporter } from './types.js';
+import { type FileFormat, wholeFile } from './types.js';
 
-export const iosStrings: Exporter = (document: ExportDocument): ExportedFile => {
-  const blocks: string[] = [];
-  const header = variantComments(document);
-  if (header) blocks.push(header);
-  for (const entry of document.entries) {
-    const value = appleFormat(entry.text, stringsArguments(entry.text, entry, document.options.variableOrder));
-    const comment = entry.notes === '' ? '' : `${stringsComment(entry.notes)}\n`;
-    blocks.push(`${comment}"${escapeStrings(entry.id)}" = "${escapeStrings(value)}";`);
-  }
-  return { body: blocks.length === 0 ? '' : `${blocks.join('\n\n')}\n`, contentType: 'text/plain; charset=utf-8' };
+/** Blocks (the variant comments, then one per record) with a blank line between them; nothing at all when empty. */
+export const iosStringsFormat: FileFormat = {
+  contentType: 'text/plain; charset=utf-8',
+  writer(header) {
+    let blocks = 0;
+    const block = (text: string) => {
+      blocks += 1;
+      return blocks === 1 ? text : `\n\n${text}`;
+    };
+    return {
+      head() {
+        const comments = variantCommentTexts(header).map(stringsComment).join('\n');
+        return comments ? block(comments) : '';
+      },
+      entry(entry) {
+        const value = appleFormat(entry.text, stringsArguments(entry.text, entry, header.options.variableOrder));
+        const comment = entry.notes === '' ? '' : `${stringsComment(entry.notes)}\n`;
+        return block(`${comment}"${escapeStrings(entry.id)}" = "${escapeStrings(value)}";`);
+      },
+      tail: () => (blocks === 0 ? '' : '\n'),
+    };
+  },
 };
 
-function variantComments(document: ExportDocument): string {
-  return variantCommentTexts(document).map(stringsComment).join('\n');
-}
+export const iosStrings = wholeFile(iosStringsFormat);
 
 /** A `/* *\/` comment; a `*\/` inside the text would end it early, so it is written `*\/`. */
 export function stringsComment(text: string): string {

@@ -2,23 +2,33 @@
  * json_i18next: `{ "<developer id>": "text" }` with `{{name}}` kept, and plural records as
  * `<id>_<category>` keys beside the primary text (rules in docs/formats/json_i18next.md).
  */
-import { type JsonPairs, jsonFile, variableSummary, variantMetadata } from './shared/json.js';
+import { JSON_CONTENT_TYPE, JsonObjectWriter, VariableSummary, variantMetadata } from './shared/json.js';
 import { pluralForms } from './shared/plurals.js';
 import { exportText } from './shared/texts.js';
-import type { ExportDocument, ExportedFile, Exporter } from './types.js';
+import { type FileFormat, wholeFile } from './types.js';
 
-export const jsonI18next: Exporter = (document: ExportDocument): ExportedFile => {
-  const pairs: JsonPairs = variantMetadata(document);
-  for (const entry of document.entries) {
-    const mode = document.options.richText;
-    pairs.push([entry.id, exportText(entry.text, entry.richText, mode)]);
-    if (entry.plurals.length === 0) continue;
-    // i18next looks up `_zero` for a count of 0 in every language before the locale's own
-    // category, so one `_zero` key serves both, as the zero key does in stringsdict.
-    for (const form of pluralForms(entry, document.locale)) {
-      pairs.push([`${entry.id}_${form.form}`, exportText(form.text, form.richText, mode)]);
-    }
-  }
-  pairs.push(...variableSummary(document));
-  return jsonFile(pairs);
+export const jsonI18nextFormat: FileFormat = {
+  contentType: JSON_CONTENT_TYPE,
+  writer(header) {
+    const json = new JsonObjectWriter();
+    const summary = new VariableSummary(header);
+    const mode = header.options.richText;
+    return {
+      head: () => json.members(variantMetadata(header)),
+      entry(entry) {
+        summary.add(entry);
+        let out = json.member(entry.id, exportText(entry.text, entry.richText, mode));
+        if (entry.plurals.length === 0) return out;
+        // i18next looks up `_zero` for a count of 0 in every language before the locale's own
+        // category, so one `_zero` key serves both, as the zero key does in stringsdict.
+        for (const form of pluralForms(entry, header.locale)) {
+          out += json.member(`${entry.id}_${form.form}`, exportText(form.text, form.richText, mode));
+        }
+        return out;
+      },
+      tail: () => json.members(summary.pairs()) + json.end(),
+    };
+  },
 };
+
+export const jsonI18next = wholeFile(jsonI18nextFormat);

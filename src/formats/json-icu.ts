@@ -3,13 +3,19 @@
  * in docs/formats/json_icu.md).
  */
 import { icuMessage } from './shared/icu.js';
-import { type JsonPairs, jsonFile, variantMetadata } from './shared/json.js';
-import type { ExportDocument, ExportedFile, Exporter } from './types.js';
+import { JSON_CONTENT_TYPE, JsonObjectWriter, variantMetadata } from './shared/json.js';
+import { type FileFormat, wholeFile } from './types.js';
 
-export const jsonIcu: Exporter = (document: ExportDocument): ExportedFile => {
-  const pairs: JsonPairs = variantMetadata(document);
-  for (const entry of document.entries) {
-    pairs.push([entry.id, icuMessage(entry, document, { collectionsAsSelect: true })]);
-  }
-  return jsonFile(pairs);
+export const jsonIcuFormat: FileFormat = {
+  contentType: JSON_CONTENT_TYPE,
+  writer(header) {
+    const json = new JsonObjectWriter();
+    return {
+      head: () => json.members(variantMetadata(header)),
+      entry: (entry) => json.member(entry.id, icuMessage(entry, header, { collectionsAsSelect: true })),
+      tail: () => json.end(),
+    };
+  },
 };
+
+export const jsonIcu = wholeFile(jsonIcuFormat);

@@ -3,10 +3,10 @@
  * one message with ` | ` between forms (rules in docs/formats/json_vue_i18n.md).
  */
 import { renderTemplate } from '../text/placeholders.js';
-import { type JsonPairs, jsonFile, variableSummary, variantMetadata } from './shared/json.js';
+import { JSON_CONTENT_TYPE, JsonObjectWriter, VariableSummary, variantMetadata } from './shared/json.js';
 import { pluralCases, zeroCategoryIsExactlyZero } from './shared/plurals.js';
 import { exportText } from './shared/texts.js';
-import type { ExportDocument, ExportEntry, ExportedFile, Exporter } from './types.js';
+import { type DocumentHeader, type ExportEntry, type FileFormat, wholeFile } from './types.js';
 
 /**
  * A literal interpolation. Inside one, `\` and `'` are escaped, and line ends are `\uXXXX`: the
@@ -51,7 +51,7 @@ function vueText(text: string, known: ReadonlySet<string>): string {
  * other`, ... which vue-i18n's default rule reads right for English-like locales; the others
  * install the `pluralRules` function the docs give.
  */
-function vueMessage(entry: ExportEntry, document: ExportDocument): string {
+function vueMessage(entry: ExportEntry, document: DocumentHeader): string {
   const mode = document.options.richText;
   const known = new Set(entry.variables.map((variable) => variable.name));
   if (entry.plurals.length === 0) return vueText(exportText(entry.text, entry.richText, mode), known);
@@ -61,9 +61,20 @@ function vueMessage(entry: ExportEntry, document: ExportDocument): string {
   return forms.map((form) => pluralForm(vueText(exportText(form.text, form.richText, mode), known))).join(' | ');
 }
 
-export const jsonVueI18n: Exporter = (document: ExportDocument): ExportedFile => {
-  const pairs: JsonPairs = variantMetadata(document);
-  for (const entry of document.entries) pairs.push([entry.id, vueMessage(entry, document)]);
-  pairs.push(...variableSummary(document));
-  return jsonFile(pairs);
+export const jsonVueI18nFormat: FileFormat = {
+  contentType: JSON_CONTENT_TYPE,
+  writer(header) {
+    const json = new JsonObjectWriter();
+    const summary = new VariableSummary(header);
+    return {
+      head: () => json.members(variantMetadata(header)),
+      entry(entry) {
+        summary.add(entry);
+        return json.member(entry.id, vueMessage(entry, header));
+      },
+      tail: () => json.members(summary.pairs()) + json.end(),
+    };
+  },
 };
+
+export const jsonVueI18n = wholeFile(jsonVueI18nFormat);

@@ -62,6 +62,37 @@ export interface ExportedFile {
 
 export type Exporter = (document: ExportDocument) => ExportedFile;
 
+/** A document without its entries: what a file's head and tail depend on. */
+export type DocumentHeader = Omit<ExportDocument, 'entries'>;
+
+/**
+ * One file being written in order, entry by entry: the concatenation of `head()`, `entry()` of
+ * each entry in file order and `tail()` is the file. A writer keeps only what the tail needs (the
+ * variables used, the Android names taken), so a file of any size is written from one page of
+ * entries at a time.
+ */
+export interface FileWriter {
+  head(): string;
+  entry(entry: ExportEntry): string;
+  tail(): string;
+}
+
+/** A format as the export engine drives it. */
+export interface FileFormat {
+  contentType: string;
+  writer(header: DocumentHeader): FileWriter;
+}
+
+/** The whole file at once, for callers that hold every entry (the v0/v1 API, the tests). */
+export function wholeFile(format: FileFormat): Exporter {
+  return (document) => {
+    const writer = format.writer(document);
+    let body = writer.head();
+    for (const entry of document.entries) body += writer.entry(entry);
+    return { body: body + writer.tail(), contentType: format.contentType };
+  };
+}
+
 export const FORMATS = [
   'json_icu',
   'json_i18next',

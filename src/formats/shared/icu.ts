@@ -4,7 +4,7 @@
  * and `@messageformat/core`, whose quoting rules differ: only what both read the same is written.
  */
 import { renderTemplate } from '../../text/placeholders.js';
-import type { ExportDocument, ExportEntry, ExportVariable } from '../types.js';
+import type { DocumentHeader, ExportEntry, ExportVariable } from '../types.js';
 import { pluralCases } from './plurals.js';
 import { exportText, variablesByName } from './texts.js';
 
@@ -84,7 +84,7 @@ function icuText(text: string, variables: Map<string, ExportVariable>, inPlural:
  * message: `=0` for the record's zero form, then exactly the locale's categories, since strict
  * consumers reject the others. `#` is never written; forms show the count as `{count}`.
  */
-export function icuMessage(entry: ExportEntry, document: ExportDocument, options: IcuOptions): string {
+export function icuMessage(entry: ExportEntry, document: DocumentHeader, options: IcuOptions): string {
   const mode = document.options.richText;
   const variables = variablesByName(entry);
   if (entry.plurals.length === 0)

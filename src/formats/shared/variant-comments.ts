@@ -1,4 +1,4 @@
-import type { ExportDocument } from '../types.js';
+import type { DocumentHeader } from '../types.js';
 
 /**
  * The texts of the two comments a variant export of the non-JSON formats starts with, as the
@@ -7,7 +7,7 @@ import type { ExportDocument } from '../types.js';
  * `excludeVariantMetadata` does not apply: it is a parameter of the JSON formats, and comments
  * are never read as strings by any consumer (docs/exports.md).
  */
-export function variantCommentTexts(document: ExportDocument): string[] {
+export function variantCommentTexts(document: DocumentHeader): string[] {
   const { variant } = document;
   if (variant === null) return [];
   const description = variant.description === '' ? '' : ` ${variant.description}`;
