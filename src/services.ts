@@ -3,6 +3,7 @@ import { type Config, loadConfig, type WebhooksConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import { dialectOf } from './db/dialect.js';
 import type { Database } from './db/schema.js';
+import type { OpenSnapshot } from './db/snapshot.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { createPeopleService } from './modules/accounts/people.service.js';
 import { createWorkspaceService } from './modules/accounts/workspace.service.js';
@@ -39,6 +40,7 @@ export function createServices(
     historyRetentionDays?: number;
     webhooks?: WebhooksConfig;
     sessions?: Config['sessions'];
+    snapshot?: OpenSnapshot;
   } = {},
 ) {
   const writes = createWritePath(db);
@@ -131,7 +133,9 @@ export function createServices(
     projects,
     blocks,
   });
-  const exports = createExportsService({ db, accounts, texts, variants, variables });
+  // Without a snapshot source (the CLI), an export reads query by query on the shared connection.
+  const snapshot = options.snapshot ?? (async () => ({ db, close: async () => {} }));
+  const exports = createExportsService({ snapshot, accounts, texts, variants, variables });
   const imports = createImportsService({
     db,
     writes,
@@ -206,6 +210,7 @@ export type Services = ReturnType<typeof createServices>;
 export function servicesFor(config: Config, database: DatabaseHandle): Services {
   return createServices(database.db, {
     changeToken: database.changeToken,
+    snapshot: database.snapshot,
     historyRetentionDays: config.historyRetentionDays,
     webhooks: config.webhooks,
     sessions: config.sessions,

@@ -8,6 +8,7 @@ import type { DatabaseConfig } from '../config.js';
 import type { DialectName } from './dialect.js';
 import { registerSyncReader } from './prepared.js';
 import type { Database } from './schema.js';
+import { type OpenSnapshot, postgresSnapshots, sqliteSnapshots } from './snapshot.js';
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
@@ -19,6 +20,8 @@ export interface DatabaseHandle {
    * exists (PostgreSQL). Lets per-request lookups be memoised without ever serving a stale one.
    */
   changeToken(): string | null;
+  /** A consistent read over many queries, for reads too large to make in one (src/db/snapshot.ts). */
+  snapshot: OpenSnapshot;
   close(): Promise<void>;
 }
 
@@ -35,11 +38,12 @@ function loadPg(): typeof PgModule {
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.kind === 'postgres') {
     const pg = loadPg();
-    const pool = new pg.Pool({ connectionString: config.url, max: 10 });
+    const pool = new pg.Pool({ connectionString: config.url, max: POOL_SIZE });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
       dialect: 'postgres',
+      snapshot: postgresSnapshots(db, Math.max(1, Math.floor(POOL_SIZE / 2))),
       async ping() {
         await pool.query('select 1');
       },
@@ -70,6 +74,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
+    snapshot: sqliteSnapshots(config.path, db),
     async ping() {
       sqlite.prepare('select 1').get();
     },
@@ -92,6 +97,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   };
 }
 
+const POOL_SIZE = 10;
 const STATEMENT_CACHE_SIZE = 500;
 const DATA_VERSION_POLL_MS = 1;
 

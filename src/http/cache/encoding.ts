@@ -1,4 +1,5 @@
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import type { Transform } from 'node:stream';
+import { brotliCompressSync, constants, createBrotliCompress, createGzip, gzipSync } from 'node:zlib';
 import { negotiate } from '@fastify/accept-negotiator';
 
 /** The content codings we send, best first. */
@@ -30,4 +31,10 @@ export function compress(payload: string | Buffer, encoding: Encoding): Buffer |
     });
   }
   return gzipSync(payload);
+}
+
+/** The same compression as a stream, run on the thread pool: for bodies streamed by their handler. */
+export function compressStream(encoding: Encoding): Transform {
+  if (encoding === 'br') return createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+  return createGzip();
 }

@@ -1,6 +1,7 @@
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
-import { COMPRESSION_THRESHOLD, compress, negotiateEncoding } from './encoding.js';
+import { COMPRESSION_THRESHOLD, compress, compressStream, negotiateEncoding } from './encoding.js';
 import { etagFor, matchesIfNoneMatch, weak } from './etag.js';
 import { ResponseCache } from './lru.js';
 import { type HttpCacheState, isCacheableRoute } from './state.js';
@@ -67,14 +68,97 @@ export const httpCache = fp<HttpCacheOptions>(
     // order. That matters for two of them: authentication gives the workspace and revision the
     // ETag is made of, and the rate limiter (a preHandler) must count a 304 or a cached answer
     // like any other request. A request that fails validation never reaches the check.
+    //
+    // Identical requests that miss together are rendered once: the first renders, the others wait
+    // until its bytes are kept (or it ends without keeping them) and answer from the cache, so a
+    // burst of the same large export right after a write costs one rendering, not one each.
     app.addHook('onRoute', (route) => {
       if (!isCacheableRoute(route)) return;
       const handler = route.handler;
       route.handler = function cachedHandler(this: FastifyInstance, request, reply) {
         if (answerFromCache(request, reply)) return undefined;
-        return handler.call(this, request, reply);
+        const key = cacheKey(request, request.httpCache);
+        const running = rendering.get(key);
+        if (!running) {
+          lead(request, reply, key);
+          return handler.call(this, request, reply);
+        }
+        return running.then(() => {
+          if (answerFromCache(request, reply)) return undefined;
+          lead(request, reply, key);
+          return handler.call(this, request, reply);
+        });
       } as RouteHandlerMethod;
     });
+
+    /** Representations being rendered, by cache key: settled once kept, or once their rendering ended. */
+    const rendering = new Map<string, Promise<void>>();
+    const rendered = new WeakMap<FastifyRequest, () => void>();
+    function lead(request: FastifyRequest, reply: FastifyReply, key: string): void {
+      let settle = () => {};
+      const done = new Promise<void>((resolve) => {
+        settle = resolve;
+      });
+      rendering.set(key, done);
+      const finish = () => {
+        if (rendering.get(key) === done) rendering.delete(key);
+        settle();
+      };
+      rendered.set(request, finish);
+      // Whatever happens to the response (an error, a client gone), the followers go on.
+      reply.raw.once('close', finish);
+    }
+    const settle = (request: FastifyRequest) => rendered.get(request)?.();
+    app.addHook('onResponse', (request, _reply, done) => {
+      settle(request);
+      done();
+    });
+
+    /**
+     * A body streamed by its handler (a large export) is compressed as it flows, on the thread
+     * pool, and kept once it has ended whole, if it fits; a stream that fails or is abandoned
+     * is never kept.
+     */
+    function keepStream(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      state: HttpCacheState,
+      etag: string,
+      body: Readable,
+    ): Readable {
+      const encoding = state.encoding;
+      if (encoding) reply.header('content-encoding', encoding).header('etag', weak(etag));
+      reply.removeHeader('content-length');
+      const key = cacheKey(request, state);
+      const contentType = String(reply.getHeader('content-type') ?? 'application/octet-stream');
+      const kept: Buffer[] = [];
+      let size = 0;
+      let keeping = true;
+      state.outcome = 'not-stored';
+      const recorder = new Transform({
+        transform(chunk: Buffer, _encoding, callback) {
+          if (keeping) {
+            size += chunk.length;
+            keeping = cache.fits(size);
+            if (keeping) kept.push(chunk);
+            else kept.length = 0;
+          }
+          callback(null, chunk);
+        },
+        flush(callback) {
+          if (keeping) {
+            cache.set(key, { body: Buffer.concat(kept, size), contentType, encoding });
+            state.outcome = 'stored';
+          }
+          settle(request);
+          callback();
+        },
+      });
+      const stages = encoding ? [body, compressStream(encoding), recorder] : [body, recorder];
+      // An error ends the response early (the client sees a cut transfer, never a complete-looking file).
+      pipeline(stages, () => settle(request));
+      return recorder;
+    }
 
     app.addHook('onSend', ((request, reply, payload, done) => {
       const state = (request as WithState)[kState];
@@ -85,6 +169,9 @@ export const httpCache = fp<HttpCacheOptions>(
         reply.removeHeader('etag');
         state.outcome = 'not-stored';
         return done(null, compressAsSent(request, reply, payload));
+      }
+      if (reply.statusCode === 200 && state.etag && payload instanceof Readable) {
+        return done(null, keepStream(request, reply, state, state.etag, payload));
       }
       if (reply.statusCode !== 200 || !isBytes(payload) || !state.etag) {
         state.outcome = 'not-stored';
@@ -99,6 +186,7 @@ export const httpCache = fp<HttpCacheOptions>(
       const body = compressed ?? payload;
       cache.set(cacheKey(request, state), { body, contentType, encoding: compressed ? state.encoding : null });
       state.outcome = 'stored';
+      settle(request);
       done(null, body);
     }) as onSendHookHandler);
   },

@@ -28,10 +28,15 @@ export class ResponseCache {
     return entry;
   }
 
+  /** Whether a body of this many bytes may be kept. */
+  fits(size: number): boolean {
+    return size <= this.maxBytes / 4;
+  }
+
   set(key: string, entry: CachedBody): void {
     if (this.#entries.has(key)) return;
     const size = Buffer.byteLength(entry.body);
-    if (size > this.maxBytes / 4) return;
+    if (!this.fits(size)) return;
     this.#entries.set(key, entry);
     this.#bytes += size;
     for (const [oldest, value] of this.#entries) {

@@ -1,10 +1,17 @@
 import type { VariantRow } from '../../db/schema.js';
-import type { ExportDocument, ExportEntry, ExportOptions, ExportVariable } from '../../formats/types.js';
+import type {
+  DocumentHeader,
+  ExportDocument,
+  ExportEntry,
+  ExportOptions,
+  ExportVariable,
+} from '../../formats/types.js';
 import { usedVariables } from '../../text/placeholders.js';
 import {
   baseOwner,
   inCldrOrder,
   type Owner,
+  type OwnerSelection,
   type PluralText,
   type TextEntity,
   type TextSelection,
@@ -16,12 +23,36 @@ import type { Variable } from '../variables/variables.service.js';
 export type VariantFallback = 'none' | 'base';
 
 /**
- * The exporter input of a selection (pure). One entry per selected text: its base text, or the
- * exported variant's value. A variant export holds the texts that have a value of the variant,
- * as GET /textItems returns the variant's records; with `fallback` `base`, a text without one
- * exports its base text instead. A text whose variant value exists but fails the status or
- * assignee filter is left out either way, as its variant record would be in GET /textItems.
+ * What an export writes of each selected text (pure): its base text, or the exported variant's
+ * value. A variant export holds the texts that have a value of the variant, as GET /textItems
+ * returns the variant's records; with `fallback` `base`, a text without one exports its base text
+ * instead. A text whose variant value exists but fails the status or assignee filter is left out
+ * either way, as its variant record would be in GET /textItems.
  */
+export function exportEntries(
+  variant: VariantRow | null,
+  variables: readonly Variable[],
+  fallback: VariantFallback = 'none',
+): (entity: TextEntity, chosen: OwnerSelection) => ExportEntry | null {
+  const byId = new Map<number, ExportVariable>(
+    variables.map((v, creationIndex) => [v.id, { name: v.name, type: v.type, data: v.data, creationIndex }]),
+  );
+  return (entity, chosen) => {
+    const owner = variant ? variantOwner(entity, variant.id, chosen.variants, fallback) : baseOwner(entity);
+    return owner ? toEntry(entity, owner, byId) : null;
+  };
+}
+
+/** A document's head: the locale, the variant and the options. */
+export function documentHeader(variant: VariantRow | null, locale: string, options: ExportOptions): DocumentHeader {
+  return {
+    locale,
+    variant: variant ? { id: variant.developer_id, name: variant.name, description: variant.description } : null,
+    options,
+  };
+}
+
+/** The exporter input of a whole selection (pure), for callers that hold every text (the v0/v1 API). */
 export function buildDocument(
   selection: TextSelection,
   variant: VariantRow | null,
@@ -30,22 +61,14 @@ export function buildDocument(
   options: ExportOptions,
   fallback: VariantFallback = 'none',
 ): ExportDocument {
-  const byId = new Map<number, ExportVariable>(
-    variables.map((v, creationIndex) => [v.id, { name: v.name, type: v.type, data: v.data, creationIndex }]),
-  );
+  const entryOf = exportEntries(variant, variables, fallback);
   const entries: ExportEntry[] = [];
   for (const entity of selection.entities) {
     const chosen = selection.select(entity);
-    if (!chosen) continue;
-    const owner = variant ? variantOwner(entity, variant.id, chosen.variants, fallback) : baseOwner(entity);
-    if (owner) entries.push(toEntry(entity, owner, byId));
+    const entry = chosen && entryOf(entity, chosen);
+    if (entry) entries.push(entry);
   }
-  return {
-    locale,
-    variant: variant ? { id: variant.developer_id, name: variant.name, description: variant.description } : null,
-    entries,
-    options,
-  };
+  return { ...documentHeader(variant, locale, options), entries };
 }
 
 /** The variant's value when it passed the filter; for a text without one, base text if asked; else null. */

@@ -85,8 +85,8 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<{ exports: ExportsService;
         const { workspaceId, revision } = principalOf(request);
         const query = request.query as Parameters<typeof exports.exportTexts>[3];
         const file = await exports.exportTexts(kind, workspaceId, revision, query, limits.filterIds);
-        // Bytes, so the response cache keeps them as they are sent.
-        return reply.type(file.contentType).send(Buffer.from(file.body) as never);
+        // Bytes or a stream of them: the response cache keeps either as it is sent.
+        return reply.type(file.contentType).send(file.body as never);
       },
     );
 

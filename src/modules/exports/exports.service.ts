@@ -1,7 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
-import { exporters } from '../../formats/index.js';
-import type { ExportedFile, FormatName } from '../../formats/types.js';
+import type { OpenSnapshot } from '../../db/snapshot.js';
+import { fileFormats } from '../../formats/index.js';
+import type { FormatName } from '../../formats/types.js';
 import { badRequest } from '../../http/errors.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -14,7 +13,8 @@ import {
 } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
-import { buildDocument } from './exports.document.js';
+import { documentHeader, exportEntries } from './exports.document.js';
+import { type ExportBody, renderFile } from './exports.file.js';
 
 export type ExportKind = 'textItems' | 'components';
 
@@ -33,9 +33,10 @@ export interface ExportQuery {
 }
 
 export interface ExportsDeps {
-  db: Kysely<Database>;
+  /** Opens the consistent read an export is made from, page by page. */
+  snapshot: OpenSnapshot;
   accounts: Pick<AccountsService, 'baseLanguage'>;
-  texts: Pick<TextsReader, 'select'>;
+  texts: Pick<TextsReader, 'pages'>;
   variants: Pick<VariantsService, 'listVariants'>;
   variables: Pick<VariablesService, 'listVariables'>;
 }
@@ -64,48 +65,54 @@ function chosenVariant(query: ExportQuery): string | null {
 }
 
 export function createExportsService(deps: ExportsDeps) {
-  const { db } = deps;
-
-  /** GET /textItems/export and GET /components/export: the selected texts as one file. */
+  /**
+   * GET /textItems/export and GET /components/export: the selected texts as one file. Everything
+   * is read from one snapshot (the workspace's variants and variables too), page by page in the
+   * file's order, and written as it is read: memory holds a page and a chunk, not the selection.
+   */
   async function exportTexts(
     kind: ExportKind,
     workspaceId: number,
-    revision: number,
+    _revision: number,
     query: ExportQuery,
     maxFilterIds: number,
-  ): Promise<ExportedFile> {
+  ): Promise<ExportBody> {
     const parsed = parseExportFilter(kind, query.filter, maxFilterIds);
     const developerId = chosenVariant(query);
-    const [variants, variables, language] = await Promise.all([
-      deps.variants.listVariants(db, workspaceId),
-      deps.variables.listVariables(db, workspaceId),
-      deps.accounts.baseLanguage(db, workspaceId),
-    ]);
-    const variant = developerId === null ? null : (variants.find((v) => v.developer_id === developerId) ?? null);
-    if (developerId !== null && !variant) throw badRequest(variantNotFoundMessage(developerId));
-    // The variant goes into the filter so its own status and assignee are matched as in the fetch.
-    const withVariant: ParsedFilter = { ...parsed, variants: variant ? [variant.developer_id] : ['base'] };
-    const selection = await deps.texts.select(
-      workspaceId,
-      revision,
-      kind === 'textItems'
-        ? { kind: 'text_item', filter: withVariant, ...(query.sort && { sort: query.sort }) }
-        : { kind: 'component', filter: withVariant },
-    );
-    const document = buildDocument(
-      selection,
-      variant,
-      variables,
-      variant?.locale_code ?? language,
-      {
+    const snapshot = await deps.snapshot();
+    let rendering = false;
+    try {
+      const { db } = snapshot;
+      const [variants, variables, language] = await Promise.all([
+        deps.variants.listVariants(db, workspaceId),
+        deps.variables.listVariables(db, workspaceId),
+        deps.accounts.baseLanguage(db, workspaceId),
+      ]);
+      const variant = developerId === null ? null : (variants.find((v) => v.developer_id === developerId) ?? null);
+      if (developerId !== null && !variant) throw badRequest(variantNotFoundMessage(developerId));
+      // The variant goes into the filter so its own status and assignee are matched as in the fetch.
+      const withVariant: ParsedFilter = { ...parsed, variants: variant ? [variant.developer_id] : ['base'] };
+      const pages = await deps.texts.pages(
+        db,
+        workspaceId,
+        kind === 'textItems'
+          ? { kind: 'text_item', filter: withVariant, ...(query.sort && { sort: query.sort }) }
+          : { kind: 'component', filter: withVariant },
+      );
+      const format = fileFormats[query.format];
+      const header = documentHeader(variant, variant?.locale_code ?? language, {
         richText: query.richText ?? null,
         variableOrder: query.variableOrder ?? 'default',
         excludeVariantMetadata: query.excludeVariantMetadata ?? false,
         includeVariableSummary: query.includeVariableSummary ?? false,
-      },
-      query.fallback ?? 'none',
-    );
-    return exporters[query.format](document);
+      });
+      const entryOf = exportEntries(variant, variables, query.fallback ?? 'none');
+      rendering = true;
+      return await renderFile(pages, format.writer(header), entryOf, format.contentType, () => snapshot.close());
+    } finally {
+      // Once rendering started, the file's chunks end the snapshot when they are done.
+      if (!rendering) await snapshot.close();
+    }
   }
 
   return { exportTexts };

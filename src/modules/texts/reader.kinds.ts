@@ -94,7 +94,7 @@ export async function readComponents(
  * The containers a filter selects (rule 2 of GET /textItems): the listed projects and bases
  * together; neither listed means every project and no base (rule 1). Unknown ids are 400s.
  */
-function selectedContainers(filter: ParsedFilter, containers: readonly ProjectRef[]): ProjectRef[] {
+export function selectedContainers(filter: ParsedFilter, containers: readonly ProjectRef[]): ProjectRef[] {
   if (!filter.projects && !filter.bases) return containers.filter((c) => c.kind === 'project');
   const byDeveloperId = new Map(containers.map((c) => [c.developerId, c]));
   const selected = new Map<number, ProjectRef>();

@@ -1,7 +1,7 @@
 import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
-import { assembleEntities, type TextVariableRow } from './entities.js';
+import { assembleEntities, type TextColumns, type TextVariableRow } from './entities.js';
 import { TEXT_COLUMNS } from './texts.repository.js';
 import type { TextEntity, TextKind } from './texts.types.js';
 
@@ -81,4 +81,94 @@ export async function loadSelection(db: Executor, workspaceId: number, s: SqlSel
     }
   }
   return entities;
+}
+
+/** Text rows per page of a paged read: enough to amortise a query, few enough to render in one go. */
+export const PAGE_SIZE = 1000;
+
+/** The variant values and variables of some texts, grouped with them into entities. */
+async function withValues(db: Executor, rows: TextColumns[], s: SqlSelection): Promise<TextEntity[]> {
+  const ids = rows.map((row) => row.id);
+  const variantIds = s.variantIds;
+  const [variants, variables] = await Promise.all([
+    variantIds !== 'all' && variantIds.length === 0
+      ? []
+      : db
+          .selectFrom('text_variants')
+          .selectAll()
+          .where('text_id', 'in', ids)
+          .$if(variantIds !== 'all', (q) => q.where('variant_id', 'in', [...(variantIds as number[])]))
+          .execute(),
+    db.selectFrom('text_variables').select(['text_id', 'variable_id']).where('text_id', 'in', ids).execute() as Promise<
+      TextVariableRow[]
+    >,
+  ]);
+  return assembleEntities(rows, variants, variables);
+}
+
+/**
+ * The selected texts page by page, ordered by developer ID by the database, each page with its
+ * variant values and variables: memory holds one page, whatever the size of the selection. In a
+ * PostgreSQL transaction (a snapshot) the pages are fetched from one cursor; elsewhere each page
+ * continues after the last developer ID of the one before (the unique index on the workspace,
+ * kind and developer ID serves both the order and the seek).
+ */
+export async function* selectionPages(
+  db: Executor,
+  workspaceId: number,
+  s: SqlSelection,
+  pageSize = PAGE_SIZE,
+): AsyncGenerator<TextEntity[]> {
+  if (s.containerIds?.length === 0 || s.folderIds?.size === 0 || s.statuses?.length === 0) return;
+  const postgres = dialectOf(db) === 'postgres';
+  const byDeveloperId = postgres ? sql`texts.developer_id collate "C"` : sql`texts.developer_id`;
+  const query = (after: string | null) =>
+    db
+      .selectFrom('texts')
+      .select(TEXT_COLUMNS)
+      .where((eb) => conditions(eb, workspaceId, s))
+      .$if(after !== null, (q) => q.where(byDeveloperId, '>', after))
+      .orderBy(byDeveloperId);
+  if (postgres && db.isTransaction) {
+    cursors += 1;
+    const cursor = sql.id(`texts_page_${cursors}`);
+    await sql`declare ${cursor} no scroll cursor for ${query(null)}`.execute(db);
+    try {
+      for (;;) {
+        const { rows } = await sql<TextColumns>`fetch ${sql.lit(pageSize)} from ${cursor}`.execute(db);
+        if (rows.length > 0) yield await withValues(db, rows, s);
+        if (rows.length < pageSize) return;
+      }
+    } finally {
+      await sql`close ${cursor}`.execute(db);
+    }
+  }
+  let after: string | null = null;
+  for (;;) {
+    const rows: TextColumns[] = await query(after).limit(pageSize).execute();
+    if (rows.length > 0) yield await withValues(db, rows, s);
+    if (rows.length < pageSize) return;
+    after = (rows[rows.length - 1] as TextColumns).developer_id;
+  }
+}
+
+/** Cursor names, unique within the process (and so within any transaction). */
+let cursors = 0;
+
+/** Every selected text of one project or base, ordered by position and row id by the database. */
+export async function containerTexts(
+  db: Executor,
+  workspaceId: number,
+  s: SqlSelection,
+  containerId: number,
+): Promise<TextEntity[]> {
+  if (s.statuses?.length === 0) return [];
+  const rows = await db
+    .selectFrom('texts')
+    .select(TEXT_COLUMNS)
+    .where((eb) => conditions(eb, workspaceId, { ...s, containerIds: [containerId] }))
+    .orderBy('texts.position')
+    .orderBy('texts.id')
+    .execute();
+  return rows.length === 0 ? [] : withValues(db, rows, s);
 }

@@ -1,6 +1,8 @@
+import type { Executor } from '../../db/schema.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import { selectRecords } from './filter.js';
 import { type ReadBasis, readComponents, readTextItems, type TextsReaderDeps } from './reader.kinds.js';
+import { readPages } from './reader.pages.js';
 import { type RecordContext, serializeRecords } from './records.js';
 import { SelectionCache } from './selection-cache.js';
 import type {
@@ -42,8 +44,7 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
     read.entities.reduce((sum, e) => sum + 1 + e.variants.length, 0),
   );
 
-  async function basis(workspaceId: number): Promise<ReadBasis> {
-    const { db } = deps;
+  async function basis(workspaceId: number, db: Executor = deps.db): Promise<ReadBasis> {
     const [statuses, variants, variables, userIds] = await Promise.all([
       deps.statuses.keys(db, workspaceId),
       deps.variants.listVariants(db, workspaceId),
@@ -85,6 +86,11 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
     async select<K extends TextKind>(workspaceId: number, revision: number, query: TextQuery<K>) {
       const { entities, select } = await get(workspaceId, revision, query);
       return { entities, select } as unknown as TextSelection<TextOfKind<K>>;
+    },
+
+    async pages<K extends TextKind>(executor: Executor, workspaceId: number, query: TextQuery<K>) {
+      const pages = await readPages(deps, executor, workspaceId, query, await basis(workspaceId, executor));
+      return pages as AsyncIterable<TextSelection<TextOfKind<K>>>;
     },
 
     async records(

@@ -1,4 +1,4 @@
-import type { PluralForm, StoredPlural } from '../../db/schema.js';
+import type { Executor, PluralForm, StoredPlural } from '../../db/schema.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import type { ParsedFilter } from './filter.parse.js';
 
@@ -127,6 +127,16 @@ export interface TextsReader {
     revision: number,
     query: TextQuery<K>,
   ): Promise<TextSelection<TextOfKind<K>>>;
+  /**
+   * The texts a query selects, page by page in response order, read through `executor` (a
+   * snapshot, for pages that agree) and never kept. Resolves the query first: an unknown
+   * reference is a 400 before any page is read.
+   */
+  pages<K extends TextKind>(
+    executor: Executor,
+    workspaceId: number,
+    query: TextQuery<K>,
+  ): Promise<AsyncIterable<TextSelection<TextOfKind<K>>>>;
   /** The GET records of a query as the bytes of a JSON array. */
   records(
     workspaceId: number,
