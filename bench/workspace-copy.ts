@@ -2,7 +2,8 @@
  * `copydesk workspace copy` of 10,000 text items (10 projects of 1,000 with blocks, a third with
  * plural forms, each with 3 variant values) and 1,000 components, from a server on one database
  * into a fresh database, through the CLI as an administrator runs it. Then the same copy again,
- * which finds everything unchanged and writes nothing. Target: first copy < 30 s.
+ * which finds everything unchanged and writes nothing. Target: first copy < 30 s. Then a backup
+ * of the copied workspace (`workspace export`) restored into a fresh database (`workspace import`).
  * `npm run build && npm run bench:workspace-copy` (BENCH_DATABASE_URL=postgres://... for a
  * PostgreSQL source; BENCH_TARGET_DATABASE_URL=postgres://... for a PostgreSQL target).
  */
@@ -75,6 +76,18 @@ const first = await copy();
 const second = await copy();
 await stop(server);
 
+// The same workspace through a backup: export from the target, import into a fresh database.
+const file = join(mkdtempSync(join(tmpdir(), 'copydesk-bench-')), 'backup.json.gz');
+const restoredUrl =
+  process.env.BENCH_RESTORE_DATABASE_URL ?? join(mkdtempSync(join(tmpdir(), 'copydesk-bench-')), 'restored.db');
+const timed = async (args: string[], DATABASE_URL: string) => {
+  const started = performance.now();
+  const out = JSON.parse(await cli([...args, '--json'], { DATABASE_URL }));
+  return { ms: performance.now() - started, out };
+};
+const exported = await timed(['workspace', 'export', '--workspace', String(workspace.id), '--out', file], target);
+const restored = await timed(['workspace', 'import', '--file', file], restoredUrl);
+
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const targetKind = target.startsWith('postgres') ? 'postgres' : 'sqlite';
 console.log(`workspace copy, ${PROJECTS * ITEMS} text items + ${COMPONENTS} components, ${database} -> ${targetKind}`);
@@ -83,4 +96,6 @@ console.log(`  second copy: ${seconds(second.ms)} (nothing to write)`);
 console.log(
   `  created: ${JSON.stringify(first.summary.counts.textItems)}; again: ${JSON.stringify(second.summary.counts.textItems)}`,
 );
+console.log(`  backup export: ${seconds(exported.ms)} (${(exported.out.bytes / 1e6).toFixed(1)} MB gzip)`);
+console.log(`  backup import into a fresh database: ${seconds(restored.ms)} (${restored.out.restored.texts} texts)`);
 if (first.summary.notCarried.length > 0) console.log(`  not carried: ${first.summary.notCarried.join('; ')}`);

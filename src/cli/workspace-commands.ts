@@ -2,7 +2,7 @@ import { readFile, rename, writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
-import { describeSummary, jsonProgress, silentProgress, terminalProgress } from './copy/report.js';
+import { describeSummary, jsonProgress, terminalProgress } from './copy/report.js';
 import { createSource } from './copy/source.js';
 import { copyWorkspace } from './copy/workspace-copy.js';
 import type { CliIo, Json } from './main.js';
@@ -28,11 +28,12 @@ export function registerWorkspaceCommands(workspace: Command, ctx: CommandContex
       const into = options.into === undefined ? undefined : ctx.workspaceId(options.into);
       const summary = await ctx.withServices(async (services, config) => {
         if (into !== undefined) await services.workspace.get(into);
+        // A bar on a terminal; elsewhere (logs, CI) one JSON line per step, on stderr unless --json.
         const progress = options.json
           ? jsonProgress(io.out)
           : io.terminal
             ? terminalProgress(io.terminal)
-            : silentProgress;
+            : jsonProgress(io.err);
         return copyWorkspace({
           source: createSource(options.from, options.key),
           services,

@@ -96,8 +96,6 @@ export function jsonProgress(out: (line: string) => void): Progress {
   };
 }
 
-export const silentProgress: Progress = { phase() {}, advance() {}, end() {} };
-
 export function describeSummary(summary: CopySummary): string {
   const lines = [`Copied ${summary.source} into workspace ${summary.workspaceId}`];
   for (const [kind, t] of Object.entries(summary.counts)) {
