@@ -42,6 +42,11 @@ const median = (values: number[]) => {
   return sorted[Math.floor(sorted.length / 2)] as number;
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** CPU time (user + system) a process has used, in ms (Linux; 10 ms ticks). */
+const cpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
 
 async function writes(): Promise<void> {
   const bench = await startBenchServer('bench webhooks');
@@ -62,33 +67,50 @@ async function writes(): Promise<void> {
   await bench.call('POST', 'webhooks', {
     webhooks: [1, 2, 3].map((n) => ({ name: `Hook ${n}`, url: hookUrl(n), events: ['*'] })),
   });
-  const times = {
-    hooked: { post: [] as number[], patch: [] as number[] },
-    bare: { post: [] as number[], patch: [] as number[] },
+  type Times = { post: number[]; patch: number[]; postCpu: number[]; patchCpu: number[] };
+  const empty = (): Times => ({ post: [], patch: [], postCpu: [], patchCpu: [] });
+  const times = { hooked: empty(), bare: empty() };
+  const pid = bench.server.pid as number;
+  // Each write's deliveries are sent before the next timed write starts, so the time and the
+  // server's CPU measured are the write's own (the outbox rows included, the sending not).
+  const settle = async (count: number) => {
+    while (received < count) await sleep(5);
   };
   for (let round = 0; round < ROUNDS; round += 1) {
     const order: ('hooked' | 'bare')[] = round % 2 === 0 ? ['hooked', 'bare'] : ['bare', 'hooked'];
     for (const which of order) {
       const key = which === 'hooked' ? bench.key : otherKey;
+      const expected = () => received + (which === 'hooked' ? 3 : 0);
       const ids = Array.from({ length: 1000 }, (_, n) => `r${round}-c${n}`);
+      let target = expected();
+      let cpu = cpuMs(pid);
       let started = performance.now();
       await callWith(key, 'POST', 'components', {
         components: ids.map((developerId, n) => ({ developerId, text: `Text ${n}`, tags: ['bench'] })),
       });
       times[which].post.push(performance.now() - started);
+      times[which].postCpu.push(cpuMs(pid) - cpu);
+      await settle(target);
+      target = expected() + (which === 'hooked' ? 3 : 0);
+      cpu = cpuMs(pid);
       started = performance.now();
       await callWith(key, 'PATCH', 'components', {
         updates: ids.map((developerId, n) => ({ developerId, text: `Changed ${n}`, status: 'FINAL' })),
       });
       times[which].patch.push(performance.now() - started);
+      times[which].patchCpu.push(cpuMs(pid) - cpu);
+      // A PATCH that changes status sends components.updated and statuses.updated.
+      await settle(target);
     }
   }
   for (const op of ['post', 'patch'] as const) {
-    const hooked = median(times.hooked[op]);
-    const bare = median(times.bare[op]);
+    const cpu = `${op}Cpu` as const;
+    const [hooked, bare] = [median(times.hooked[op]), median(times.bare[op])];
+    const [hookedCpu, bareCpu] = [median(times.hooked[cpu]), median(times.bare[cpu])];
     console.log(
-      `${op.toUpperCase()} 1,000 components (${bench.database}): ${bare.toFixed(0)} ms without webhooks, ` +
-        `${hooked.toFixed(0)} ms with 3 (${((hooked / bare - 1) * 100).toFixed(1)}%), medians of ${ROUNDS}`,
+      `${op.toUpperCase()} 1,000 components (${bench.database}), medians of ${ROUNDS}: ` +
+        `${bare.toFixed(0)} ms without webhooks, ${hooked.toFixed(0)} ms with 3 (${((hooked / bare - 1) * 100).toFixed(1)}%); ` +
+        `server CPU ${bareCpu} ms vs ${hookedCpu} ms (${((hookedCpu / bareCpu - 1) * 100).toFixed(1)}%)`,
     );
   }
   await stop(bench.server);

@@ -44,13 +44,14 @@ export function createServices(
   } = {},
 ) {
   const writes = createWritePath(db);
+  const history = createHistoryService({ db, retentionDays: options.historyRetentionDays ?? 365 });
   const webhooks = createWebhooks({
     db,
     dialect: dialectOf(db),
     writes,
+    changeLog: history,
     config: options.webhooks ?? loadConfig({}).webhooks,
   });
-  const history = createHistoryService({ db, retentionDays: options.historyRetentionDays ?? 365 });
   // What the change log needs to name the rows a text refers to, from the modules that own them.
   // Called only once every service below exists.
   const fieldLookups: FieldLookupsLoader = async (executor, workspaceId) => {

@@ -70,6 +70,8 @@ export interface ChangesQuery {
   actor?: string;
   /** Only changes older than this id (the cursor). */
   beforeId?: number;
+  /** Only these changes (the webhook outbox reads its events' changes by id). */
+  ids?: readonly number[];
   limit: number;
 }
 
@@ -97,6 +99,7 @@ export async function listChanges(db: Executor, workspaceId: number, query: Chan
   if (query.until !== undefined) select = select.where('at', '<', query.until);
   if (query.actor !== undefined) select = select.where(sql<string>`lower(actor)`, '=', query.actor.toLowerCase());
   if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId);
+  if (query.ids !== undefined) select = select.where('id', 'in', query.ids);
   const rows = await select.orderBy('id', 'desc').limit(query.limit).execute();
   return rows.map((row) => ({
     id: String(row.id),
@@ -125,4 +128,16 @@ export async function deleteChangesBefore(db: Kysely<Database>, cutoff: string):
     const result = await trx.deleteFrom('changes').where('at', '<', cutoff).executeTakeFirst();
     return Number(result.numDeletedRows);
   });
+}
+
+/** The ids of the workspace's newest `count` changes, oldest first: inside a write, its own. */
+export async function newestChangeIds(db: Executor, workspaceId: number, count: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('changes')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('id', 'desc')
+    .limit(count)
+    .execute();
+  return rows.map((row) => row.id).reverse();
 }

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
-import { deleteChangesBefore, listChanges, readRevision } from './changes.repository.js';
+import { deleteChangesBefore, listChanges, newestChangeIds, readRevision } from './changes.repository.js';
 import { CHANGE_KINDS, type ChangeKind, type RecordedChange } from './changes.types.js';
 
 export interface HistoryQuery {
@@ -81,6 +81,16 @@ export function createHistoryService(deps: { db: Kysely<Database>; retentionDays
   return {
     list,
     purgeExpired,
+    /**
+     * Inside a write's transaction, after the log is written: the ids of its `count` changes in
+     * the order they were recorded (writers to one workspace queue, so its newest are the write's).
+     */
+    idsOfWrite: (trx: Executor, workspaceId: number, count: number) => newestChangeIds(trx, workspaceId, count),
+    /** Changes by id, oldest first, as history shows them. */
+    async byIds(workspaceId: number, ids: readonly number[]): Promise<RecordedChange[]> {
+      if (ids.length === 0) return [];
+      return (await listChanges(db, workspaceId, { ids, limit: ids.length })).reverse();
+    },
     /** The workspace's revision, for readers outside a request (the CLI); undefined: no such workspace. */
     revisionOf: (workspaceId: number) => readRevision(db, workspaceId),
   };

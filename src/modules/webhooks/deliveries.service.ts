@@ -3,7 +3,7 @@ import type { Database } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import * as repo from './deliveries.repository.js';
-import { eventBody } from './webhooks.body.js';
+import { type ChangesById, changesJson, eventBody } from './webhooks.body.js';
 import { DELIVERY_STATES } from './webhooks.types.js';
 
 export const DELIVERIES_MAX_LIMIT = 1000;
@@ -48,7 +48,7 @@ function decodeCursor(cursor: string | undefined): number | undefined {
   return Number(id);
 }
 
-function toEntry(row: repo.LoggedAttempt, workspaceId: number): LoggedDelivery {
+function toEntry(row: repo.LoggedAttempt, workspaceId: number, changes: string): LoggedDelivery {
   const body = eventBody({
     name: row.event,
     uuid: row.eventUuid,
@@ -56,7 +56,7 @@ function toEntry(row: repo.LoggedAttempt, workspaceId: number): LoggedDelivery {
     at: row.eventAt,
     actor: row.actor,
     sequence: row.sequence,
-    changes: row.changes,
+    changes,
   });
   return {
     id: String(row.id),
@@ -78,8 +78,8 @@ function toEntry(row: repo.LoggedAttempt, workspaceId: number): LoggedDelivery {
   };
 }
 
-export function createDeliveriesService(deps: { db: Kysely<Database> }) {
-  const { db } = deps;
+export function createDeliveriesService(deps: { db: Kysely<Database>; byIds: ChangesById }) {
+  const { db, byIds } = deps;
   return {
     /** Every attempt, newest first, a page at a time. */
     async list(workspaceId: number, query: DeliveriesQuery) {
@@ -99,8 +99,19 @@ export function createDeliveriesService(deps: { db: Kysely<Database> }) {
       });
       const page = rows.slice(0, limit);
       const last = page.at(-1);
+      // Each event's changes read once, however many of its attempts the page shows.
+      const changes = new Map<string, Promise<string>>();
+      const changesOf = (row: repo.LoggedAttempt) => {
+        let json = changes.get(row.eventUuid);
+        if (!json) {
+          json = changesJson(row.changes, workspaceId, byIds);
+          changes.set(row.eventUuid, json);
+        }
+        return json;
+      };
+      const deliveries = await Promise.all(page.map(async (row) => toEntry(row, workspaceId, await changesOf(row))));
       return {
-        deliveries: page.map((row) => toEntry(row, workspaceId)),
+        deliveries,
         nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null,
       };
     },

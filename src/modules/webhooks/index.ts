@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
 import type { WebhooksConfig } from '../../config.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
-import type { WritePath } from '../changes/index.js';
+import type { HistoryService, WritePath } from '../changes/index.js';
 import { createDeliveriesService, type DeliveriesService } from './deliveries.service.js';
 import { outboxSubscriber } from './outbox.js';
 import { createWebhooksService, type WebhooksService } from './webhooks.service.js';
@@ -26,13 +26,17 @@ export function createWebhooks(deps: {
   db: Kysely<Database>;
   dialect: DialectName;
   writes: WritePath;
+  /** The change log: events store which of its changes they carry, and read them when sent. */
+  changeLog: Pick<HistoryService, 'idsOfWrite' | 'byIds'>;
   config: WebhooksConfig;
 }): WebhooksModule {
-  const { db, dialect, writes, config } = deps;
-  writes.subscribe(outboxSubscriber());
+  const { db, dialect, writes, changeLog, config } = deps;
+  writes.subscribe(outboxSubscriber(changeLog));
+  const byIds = changeLog.byIds;
   return {
     resource: createWebhooksService({ db, writes, config }),
-    deliveries: createDeliveriesService({ db }),
-    worker: (log, overrides = {}) => createWebhookWorker({ db, dialect, config: { ...config, ...overrides }, log }),
+    deliveries: createDeliveriesService({ db, byIds }),
+    worker: (log, overrides = {}) =>
+      createWebhookWorker({ db, dialect, byIds, config: { ...config, ...overrides }, log }),
   };
 }

@@ -14,21 +14,9 @@ export interface NewEvent {
   name: string;
   at: string;
   actor: string;
+  /** Which changes of the log, see `changeRefs`. */
   changes: string;
   webhookIds: number[];
-}
-
-/** The ids the change log gave this write's `count` changes, in the order they were recorded. */
-export async function lastChangeIds(trx: Transaction<Database>, workspaceId: number, count: number): Promise<number[]> {
-  // Writers to one workspace queue on its row, so its newest changes are this write's.
-  const rows = await trx
-    .selectFrom('changes')
-    .select('id')
-    .where('workspace_id', '=', workspaceId)
-    .orderBy('id', 'desc')
-    .limit(count)
-    .execute();
-  return rows.map((row) => row.id).reverse();
 }
 
 /** Writes the events, a delivery of each to each of its webhooks, and each delivery's first attempt. */

@@ -5,7 +5,7 @@ import type { WebhooksConfig } from '../../config.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import * as outbox from './outbox.repository.js';
-import { eventBody } from './webhooks.body.js';
+import { type ChangesById, changesJson, eventBody } from './webhooks.body.js';
 import { LEASE_MS, nextAttemptAt } from './webhooks.retry.js';
 import { openKey, UNREADABLE_KEY } from './webhooks.secret.js';
 import { postSigned, type SendResult } from './webhooks.send.js';
@@ -33,10 +33,11 @@ export interface WebhookWorker {
 export function createWebhookWorker(deps: {
   db: Kysely<Database>;
   dialect: DialectName;
+  byIds: ChangesById;
   config: WebhooksConfig;
   log: Logger;
 }): WebhookWorker {
-  const { db, dialect, config, log } = deps;
+  const { db, dialect, byIds, config, log } = deps;
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const active = new Set<Promise<void>>();
   let stopping = false;
@@ -54,7 +55,7 @@ export function createWebhookWorker(deps: {
       wakeUp = done;
     });
 
-  async function send(claimed: outbox.ClaimedAttempt): Promise<void> {
+  async function send(claimed: outbox.ClaimedAttempt, changes: Promise<string>): Promise<void> {
     const sentAt = new Date().toISOString();
     let result: SendResult;
     let requestId: string | null = null;
@@ -72,7 +73,7 @@ export function createWebhookWorker(deps: {
         at: claimed.eventAt,
         actor: claimed.actor,
         sequence: claimed.sequence,
-        changes: claimed.changes,
+        changes: await changes,
       });
       const headers = signedHeaders(key, body);
       requestId = headers['x-ditto-request-id'] as string;
@@ -161,8 +162,8 @@ export function createWebhookWorker(deps: {
     recording = false;
   }
 
-  function track(claimed: outbox.ClaimedAttempt) {
-    const task = send(claimed)
+  function track(claimed: outbox.ClaimedAttempt, changes: Promise<string>) {
+    const task = send(claimed, changes)
       .catch((error) => log.error({ err: error, attempt: claimed.id }, 'webhook delivery could not be recorded'))
       .finally(() => {
         active.delete(task);
@@ -188,9 +189,17 @@ export function createWebhookWorker(deps: {
             free,
           );
           claimedCount = ids.length;
+          // An event's changes are read once for all of its webhooks' attempts in the batch.
+          const changes = new Map<string, Promise<string>>();
           for (const claimed of await outbox.loadAttempts(db, ids)) {
             if (stopping) break;
-            track(claimed);
+            let json = changes.get(claimed.eventUuid);
+            if (!json) {
+              json = changesJson(claimed.changes, claimed.workspaceId, byIds);
+              json.catch(() => {});
+              changes.set(claimed.eventUuid, json);
+            }
+            track(claimed, json);
           }
         } catch (error) {
           if (!stopping) log.error({ err: error }, 'webhook worker could not claim deliveries');

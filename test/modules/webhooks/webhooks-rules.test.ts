@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Change } from '../../../src/modules/changes/index.js';
 import { refusedAddress } from '../../../src/modules/webhooks/webhooks.address.js';
-import { eventBody } from '../../../src/modules/webhooks/webhooks.body.js';
+import { changeRefs, changesJson, eventBody } from '../../../src/modules/webhooks/webhooks.body.js';
 import { eventsOfWrite } from '../../../src/modules/webhooks/webhooks.events.js';
 import { nextAttemptAt, RETRY_WINDOW_MS } from '../../../src/modules/webhooks/webhooks.retry.js';
 import { openKey, sealKey } from '../../../src/modules/webhooks/webhooks.secret.js';
@@ -146,4 +146,22 @@ it('writes the body exactly as JSON.stringify of its payload', () => {
     event: 'textItems.updated',
     data: { id: 'u', workspaceId: '3', at: '2026-01-01T00:00:00.000Z', actor: 'a@b', sequence: 9, changes },
   });
+});
+
+it("stores an event's changes as ranges of change ids, and reads them back in order", async () => {
+  const stored = changeRefs([4, 5, 6, 9, 11, 12]);
+  expect(JSON.parse(stored)).toEqual({
+    r: [
+      [4, 6],
+      [9, 9],
+      [11, 12],
+    ],
+  });
+  const asked: number[][] = [];
+  const json = await changesJson(stored, 1, async (_workspace, ids) => {
+    asked.push([...ids]);
+    return ids.map((id) => ({ id: String(id) }) as never);
+  });
+  expect(asked).toEqual([[4, 5, 6, 9, 11, 12]]);
+  expect(JSON.parse(json).map((c: { id: string }) => c.id)).toEqual(['4', '5', '6', '9', '11', '12']);
 });
