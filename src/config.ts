@@ -14,6 +14,16 @@ export interface Limits {
   readonly tags: number;
   readonly tagChars: number;
   readonly filterIds: number;
+  /** Characters of text one lint request may cover (its texts, or the records its filter selects). */
+  readonly lintChars: number;
+  /** Stored records one lint request's filter may select. */
+  readonly lintRecords: number;
+  /** Findings answered per text; more are cut and the text is marked `truncated`. */
+  readonly lintFindingsPerText: number;
+  /** Findings answered per request, over all its texts. */
+  readonly lintFindings: number;
+  /** Characters of finding messages and suggestions answered per request. */
+  readonly lintFindingChars: number;
 }
 
 /**
@@ -165,6 +175,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       tags: integer(env, 'LIMIT_TAGS', 100, 1),
       tagChars: integer(env, 'LIMIT_TAG_CHARS', 100, 1),
       filterIds: integer(env, 'LIMIT_FILTER_IDS', 1000, 1),
+      lintChars: integer(env, 'LIMIT_LINT_CHARS', 2_000_000, 1),
+      lintRecords: integer(env, 'LIMIT_LINT_RECORDS', 50_000, 1),
+      lintFindingsPerText: integer(env, 'LIMIT_LINT_FINDINGS_PER_TEXT', 100, 1),
+      lintFindings: integer(env, 'LIMIT_LINT_FINDINGS', 100_000, 1),
+      lintFindingChars: integer(env, 'LIMIT_LINT_FINDING_CHARS', 16_000_000, 1),
     },
     timeouts: timeouts(env),
     historyRetentionDays: integer(env, 'HISTORY_RETENTION_DAYS', 365),

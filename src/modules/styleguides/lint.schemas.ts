@@ -61,5 +61,9 @@ export const LintResponse = Type.Array(
     pluralForm: NullableString(),
     text: Type.String(),
     findings: Type.Array(Finding),
+    truncated: Type.Boolean({
+      description:
+        'True when some findings of this text are not listed: at most LIMIT_LINT_FINDINGS_PER_TEXT per text (the first by position) and LIMIT_LINT_FINDINGS and LIMIT_LINT_FINDING_CHARS per request are answered; texts after the request cap are not checked',
+    }),
   }),
 );

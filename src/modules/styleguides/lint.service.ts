@@ -1,4 +1,6 @@
+import { setImmediate as yieldToOthers } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import type { Limits } from '../../config.js';
 import type { Database } from '../../db/schema.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import type { VariantsService } from '../variants/variants.service.js';
@@ -45,6 +47,8 @@ export interface LintResult {
   pluralForm: string | null;
   text: string;
   findings: Finding[];
+  /** Some findings of this text are not answered: a cap per text or per request was reached. */
+  truncated: boolean;
 }
 
 interface StoredRecord {
@@ -53,6 +57,37 @@ interface StoredRecord {
   variantId: string | null;
   pluralForm: string | null;
   characterLimit: number | null;
+}
+
+/** The bounds of one lint request (`config.limits`). */
+export type LintLimits = Pick<
+  Limits,
+  'filterIds' | 'lintChars' | 'lintRecords' | 'lintFindingsPerText' | 'lintFindings' | 'lintFindingChars'
+>;
+
+/** Linting runs in slices of about this many milliseconds, letting other requests in between. */
+const SLICE_MS = 20;
+
+const thousands = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The text a request covers is bounded before any of it is linted: past the limit the answer is a
+ * 400 naming the limit rather than a partial lint, so a client never takes a partial answer for a
+ * whole one (only findings are cut, and say so).
+ */
+function checkVolume(inputs: readonly { text: string }[], field: string, limits: LintLimits, stored: boolean) {
+  if (stored && inputs.length > limits.lintRecords) {
+    throw badRequest(
+      `${field}: selects ${thousands(inputs.length)} records, more than the ${thousands(limits.lintRecords)} one lint may cover (LIMIT_LINT_RECORDS); narrow the filter`,
+    );
+  }
+  let chars = 0;
+  for (const input of inputs) chars += input.text.length;
+  if (chars > limits.lintChars) {
+    throw badRequest(
+      `${field}: ${thousands(chars)} characters of text, more than the ${thousands(limits.lintChars)} one lint may cover (LIMIT_LINT_CHARS)${stored ? '; narrow the filter' : ''}`,
+    );
+  }
 }
 
 export interface LintCaller {
@@ -85,7 +120,7 @@ export function createLintService(deps: LintDeps) {
     });
   }
 
-  return async function lint(caller: LintCaller, request: LintRequest, maxFilterIds: number): Promise<LintResult[]> {
+  return async function lint(caller: LintCaller, request: LintRequest, limits: LintLimits): Promise<LintResult[]> {
     if ((request.texts === undefined) === (request.filter === undefined)) {
       throw badRequest('body must have either texts or filter, not both');
     }
@@ -102,6 +137,7 @@ export function createLintService(deps: LintDeps) {
       characterLimit: number | null;
     }> = [];
     if (texts) {
+      checkVolume(texts, 'texts', limits, false);
       await checkVariants(caller.workspaceId, texts);
       for (const t of texts) {
         inputs.push({
@@ -120,7 +156,7 @@ export function createLintService(deps: LintDeps) {
     ] as const) {
       const selection = filter?.[key];
       if (selection === undefined) continue;
-      for (const r of await storedRecords(caller, key, selection, maxFilterIds)) {
+      for (const r of await storedRecords(caller, key, selection, limits.filterIds)) {
         inputs.push({
           id: r.id,
           source,
@@ -131,11 +167,24 @@ export function createLintService(deps: LintDeps) {
         });
       }
     }
+    if (filter) checkVolume(inputs, 'filter', limits, true);
     const guides = [...indexGuides(await loadGuides(deps.db, caller.workspaceId)).values()].map(toGuideData);
     const linter = new Linter(guides);
-    return inputs.map(({ characterLimit, ...input }) => ({
-      ...input,
-      findings: linter.lint({ text: input.text, variantId: input.variantId, characterLimit }),
-    }));
+    const budget = {
+      perText: limits.lintFindingsPerText,
+      findings: limits.lintFindings,
+      chars: limits.lintFindingChars,
+    };
+    const results: LintResult[] = [];
+    let sliceStart = performance.now();
+    for (const { characterLimit, ...input } of inputs) {
+      const outcome = linter.lint({ text: input.text, variantId: input.variantId, characterLimit }, budget);
+      results.push({ ...input, findings: outcome.findings, truncated: outcome.truncated });
+      if (performance.now() - sliceStart > SLICE_MS) {
+        await yieldToOthers();
+        sliceStart = performance.now();
+      }
+    }
+    return results;
   };
 }

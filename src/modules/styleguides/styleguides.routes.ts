@@ -91,6 +91,6 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ styleguides: Stylegu
         response: withErrors({ 200: LintResponse }),
       },
     },
-    (request) => styleguides.lint(principalOf(request), request.body, limits.filterIds),
+    (request) => styleguides.lint(principalOf(request), request.body, limits),
   );
 };

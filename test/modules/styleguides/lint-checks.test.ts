@@ -25,6 +25,7 @@ describe('POST /v2/styleguides/lint: built-in checks', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual([
       {
+        truncated: false,
         id: 'toast',
         source: 'text',
         variantId: null,

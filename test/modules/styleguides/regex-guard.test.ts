@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { regexProblem } from '../../../src/modules/styleguides/lint/regex-guard.js';
-import { expandReplacement, REGEX_WINDOW, runRegexCheck } from '../../../src/modules/styleguides/lint/regex-rule.js';
+import {
+  compileRegexCheck,
+  expandReplacement,
+  REGEX_WINDOW,
+  runRegexCheck,
+} from '../../../src/modules/styleguides/lint/regex-rule.js';
 
 const ACCEPTED: Array<[string, string]> = [
   ['\\d+\\.\\d+', ''],
@@ -8,46 +13,28 @@ const ACCEPTED: Array<[string, string]> = [
   ['\\s+$', ''],
   ['^\\s+|\\s+$', ''],
   ['(?:foo|bar)+', ''],
-  ['(?:[a-z]|\\d)+', ''],
-  ['[A-Z]{2,}', ''],
   ['\\p{Lu}+\\s\\p{Ll}+', 'u'],
   ['colou?r', 'i'],
-  ['(?<=\\d)\\s*%', ''],
-  ['\\bfoo\\b.*\\bbar\\b', ''],
-  ['\\w+\\s+\\w+', ''],
   ['(?<year>\\d{4})-(?<month>\\d{2})', ''],
-  ['e\\.g\\.|i\\.e\\.', 'i'],
-  ['\\.{3}', ''],
   ['https?://\\S+', ''],
-  ['e-?mail', 'i'],
-  ['(?:foo|bar)(?:baz|qux)', ''],
-  ['[^]x', ''],
-  // The separator must be something the first quantifier cannot eat.
-  ['[^\\s@]+@[^\\s]+', ''],
+  // Shapes that make a backtracking engine take exponential time: linear on RE2.
+  ['(a+)+$', ''],
+  ['(a|ab)+c', ''],
+  ['(\\w|\\d)+$', ''],
+  ['\\w+\\s*\\w+!', ''],
+  ['.*a.*b.*c', ''],
+  ['a?a?a?a?a?aaaaa$', ''],
+  ['(?:\\u03D1|\\u03F4)+$', 'iu'],
 ];
 
 const REJECTED: Array<[string, string, string]> = [
-  ['(a+)+$', '', 'a quantifier inside a repeated group'],
-  ['(a*)*', '', 'a quantifier inside a repeated group'],
-  ['(a?a?)+$', '', 'a quantifier inside a repeated group'],
-  ['(?:\\w+\\s?)+$', '', 'a quantifier inside a repeated group'],
-  ['(\\d{1,3}\\.){3}', '', 'a quantifier inside a repeated group'],
-  ['(a|a)*$', '', 'alternatives can start alike'],
-  ['(a|ab)+c', '', 'alternatives can start alike'],
-  ['(\\w|\\d)+$', '', 'alternatives can start alike'],
-  ['(A|a)+$', 'i', 'alternatives can start alike'],
-  ['(a|)+', '', 'an alternative that can match nothing'],
-  ['(\\w+)\\s\\1', '', 'backreference'],
-  ['(?<w>\\w+) \\k<w>', '', 'backreference'],
-  ['\\w+\\s*\\w+!', '', 'two quantifiers or alternatives'],
-  ['.*a.*b.*c', '', 'two quantifiers or alternatives'],
-  ['\\d+\\d+x', '', 'two quantifiers or alternatives'],
-  ['(?:x|\\w+)\\w+', '', 'two quantifiers or alternatives'],
-  ['\\s*\\w*\\s*$', '', 'two quantifiers or alternatives'],
-  ['[^\\s]+@[^\\s]+', '', 'two quantifiers or alternatives'],
-  ['a?a?a?a?a?aaaaa$', '', 'two quantifiers or alternatives'],
-  ['(a|a)(a|a)(a|a)$', '', 'two quantifiers or alternatives'],
-  ['(?:ab|a)(?:bc|b)?c', '', 'two quantifiers or alternatives'],
+  ['(\\w+)\\s\\1', '', 'uses a backreference'],
+  ['(?<w>\\w+) \\k<w>', '', 'uses a backreference'],
+  ['(?<=\\d)\\s*%', '', 'uses a lookahead or lookbehind'],
+  ['\\d(?=%)', '', 'uses a lookahead or lookbehind'],
+  ['(?<!x)y', '', 'uses a lookahead or lookbehind'],
+  ['[^]x', '', 'is not supported by the linear-time regex engine (RE2)'],
+  ['a{1001}', '', 'is not supported by the linear-time regex engine (RE2)'],
   ['(', '', 'is not a valid regular expression'],
   ['x', 'g', "flags 'g' may only hold"],
   ['x', 'ii', "flags 'ii' may only hold"],
@@ -62,30 +49,32 @@ describe('regexProblem', () => {
   it.each(REJECTED)('rejects %s (flags %s)', (pattern, flags, reason) => {
     expect(regexProblem(pattern, flags)).toContain(reason);
   });
+});
 
-  it('what it accepts stays fast on texts built to make it backtrack', () => {
-    const texts = [
-      'a'.repeat(5000),
-      `${'a'.repeat(3000)}!`,
-      `${' '.repeat(3000)}x`,
-      `${'1'.repeat(3000)}.`,
-      `${'ab'.repeat(2000)}`,
-    ];
-    for (const [pattern, flags] of ACCEPTED) {
-      const check = { regex: new RegExp(pattern, `${flags}g`), message: 'm', replacement: null };
-      const started = performance.now();
-      for (const text of texts) runRegexCheck(check, text);
-      expect([pattern, performance.now() - started < 250]).toEqual([pattern, true]);
-    }
+describe('RE2 reads patterns as JavaScript would where UI text differs', () => {
+  const matches = (pattern: string, flags: string, text: string) =>
+    runRegexCheck(compileRegexCheck(pattern, flags, 'm', null), text).map((f) => text.slice(f.start, f.end));
+
+  it('\\s and \\S include the no-break and other Unicode spaces', () => {
+    expect(matches('\\s:', '', 'Prix\u00a0: 3')).toEqual(['\u00a0:']);
+    expect(matches('[\\s,]+', '', 'a,\u2009b')).toEqual([',\u2009']);
+    expect(matches('\\S+', '', 'a\u00a0b')).toEqual(['a', 'b']);
+  });
+
+  it('. stops at any line terminator unless the s flag is given', () => {
+    expect(matches('a.b', '', 'a\rb a\u2028b axb')).toEqual(['axb']);
+    expect(matches('a.b', 's', 'a\rb')).toEqual(['a\rb']);
+  });
+
+  it('the case-folding pattern that stalled the old engine answers at once', () => {
+    expect(matches('(?:\\u03D1|\\u03F4)+$', 'iu', '\u03b8'.repeat(30))).toEqual(['\u03b8'.repeat(30)]);
+    expect(matches('(a+)+b', '', 'a'.repeat(5000))).toEqual([]);
   });
 });
 
 describe('runRegexCheck', () => {
-  const check = (pattern: string, replacement: string | null = null, flags = '') => ({
-    regex: new RegExp(pattern, `${flags}g`),
-    message: 'm',
-    replacement,
-  });
+  const check = (pattern: string, replacement: string | null = null, flags = '') =>
+    compileRegexCheck(pattern, flags, 'm', replacement);
 
   it('searches long texts window by window, with offsets into the whole text', () => {
     const text = `${'x'.repeat(REGEX_WINDOW + 10)}needle`;

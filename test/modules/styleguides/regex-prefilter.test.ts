@@ -69,11 +69,10 @@ describe('the prefilter never hides a match', () => {
 
   it.each(patterns)('%s /%s', (pattern, flags) => {
     const check = compileRegexCheck(pattern, flags, 'm', null);
-    const plain = new RegExp(pattern, `${flags}g`);
     for (let n = 0; n < 2000; n += 1) {
       const text = Array.from({ length: 1 + random(8) }, () => alphabet[random(alphabet.length)]).join('');
-      plain.lastIndex = 0;
-      const expected = plain.test(text);
+      // The same engine without the prefilter (a plain string skips it).
+      const expected = runRegexCheck(check, text).length > 0;
       const found = runRegexCheck(check, { text, folded: () => foldForPrefilter(text) }).length > 0;
       if (found !== expected) expect({ pattern, text, found }).toEqual({ pattern, text, found: expected });
     }

@@ -21,7 +21,8 @@ interface TextContext {
   properNouns: ReadonlySet<string>;
 }
 
-type RunCheck = (context: TextContext) => RawFinding[];
+/** A rule's findings in one text, at most `limit` of them (the first by position). */
+type RunCheck = (context: TextContext, limit: number) => RawFinding[];
 
 interface CompiledGuide {
   data: GuideData;
@@ -31,6 +32,22 @@ interface CompiledGuide {
   properNouns: string[];
 }
 
+/**
+ * What a lint request may still answer: findings per text, and findings and characters (of
+ * messages and suggestions) over the whole request. `lint` spends from it.
+ */
+export interface LintBudget {
+  readonly perText: number;
+  findings: number;
+  chars: number;
+}
+
+export interface LintOutcome {
+  findings: Finding[];
+  /** Some findings of the text are not answered (a cap was reached). */
+  truncated: boolean;
+}
+
 export interface LintInput {
   text: string;
   variantId: string | null;
@@ -38,11 +55,21 @@ export interface LintInput {
   characterLimit?: number | null;
 }
 
+/** A built-in check finds at most one finding per character of its text; the first `limit` are kept. */
+const capped =
+  (run: (context: TextContext) => RawFinding[]): RunCheck =>
+  (context, limit) => {
+    const all = run(context);
+    return all.length > limit ? all.slice(0, limit) : all;
+  };
+
 function compileCheck(check: RuleCheck): RunCheck {
-  const own = (run: RunCheck): RunCheck =>
-    check.message === undefined
-      ? run
-      : (context) => run(context).map((f) => ({ ...f, message: check.message as string }));
+  const own = (run: (context: TextContext) => RawFinding[]): RunCheck =>
+    capped(
+      check.message === undefined
+        ? run
+        : (context) => run(context).map((f) => ({ ...f, message: check.message as string })),
+    );
   switch (check.type) {
     case 'sentence_case':
       return own(({ text, words, properNouns }) => sentenceCase(text, words(), properNouns));
@@ -66,10 +93,11 @@ function compileCheck(check: RuleCheck): RunCheck {
           check.replacement ?? null,
         );
       } catch {
-        // Checked when written; a pattern a later Node version no longer accepts checks nothing.
+        // Checked when written. A rule stored before regexes ran on RE2 may use what RE2 lacks
+        // (lookaround, `[^]`): it checks nothing until it is rewritten.
         return () => [];
       }
-      return (context) => runRegexCheck(compiled, context);
+      return (context, limit) => runRegexCheck(compiled, context, limit);
     }
   }
 }
@@ -86,18 +114,23 @@ function compileGuide(data: GuideData): CompiledGuide {
   return { data, rules, wordlist: compileWordlist(data.terms), properNouns };
 }
 
-const byPosition = (a: Finding, b: Finding) => a.start - b.start || a.end - b.end;
+/** A raw finding with whose it is, before the cut. */
+interface Found {
+  raw: RawFinding;
+  kind: Finding['kind'];
+  styleguideId: string | null;
+  sectionId: string | null;
+  ruleId: string | null;
+  termId: string | null;
+}
 
-function attributed(
-  raw: RawFinding,
-  kind: Finding['kind'],
-  styleguideId: string | null,
-  sectionId: string | null,
-  ruleId: string | null,
-  termId: string | null,
-): Finding {
-  const { start, end, message, suggestion } = raw;
-  return { kind, styleguideId, sectionId, ruleId, termId, message, start, end, suggestion };
+const byPosition = (a: Found, b: Found) => a.raw.start - b.raw.start || a.raw.end - b.raw.end;
+
+function attributed(found: Found): Finding {
+  const { kind, styleguideId, sectionId, ruleId, termId } = found;
+  const { start, end, message, suggestion } = found.raw;
+  const text = typeof suggestion === 'function' ? suggestion() : suggestion;
+  return { kind, styleguideId, sectionId, ruleId, termId, message, start, end, suggestion: text };
 }
 
 /**
@@ -146,7 +179,15 @@ export class Linter {
     return entry;
   }
 
-  lint(input: LintInput): Finding[] {
+  /**
+   * The findings of one text, sorted by position, within the budget. Each rule and wordlist yields
+   * at most one more than the text may answer, so the first findings by position are exact and a
+   * rule that matches everywhere costs no more than one that matches the cap.
+   */
+  lint(input: LintInput, budget: LintBudget): LintOutcome {
+    const limit = Math.min(budget.perText, budget.findings);
+    if (limit <= 0 || budget.chars <= 0) return { findings: [], truncated: true };
+    const ask = limit + 1;
     const { text } = input;
     const { guides, properNouns } = this.guidesFor(input.variantId);
     const placeholders = text.includes('{{') ? findPlaceholders(text) : [];
@@ -160,7 +201,7 @@ export class Linter {
       folded: () => (folded ??= foldForPrefilter(text)),
       properNouns,
     };
-    const findings: Finding[] = [];
+    const found: Found[] = [];
     const tokens = guides.some((g) => g.wordlist.byFirstKey.size > 0)
       ? maskPlaceholders(tokenize(text), placeholders, (p) => ({
           ...p,
@@ -172,18 +213,40 @@ export class Linter {
     for (const guide of guides) {
       const styleguideId = guide.data.id;
       for (const rule of guide.rules) {
-        for (const raw of rule.run(context))
-          findings.push(attributed(raw, 'rule', styleguideId, rule.sectionId, rule.id, null));
+        for (const raw of rule.run(context, ask)) {
+          found.push({ raw, kind: 'rule', styleguideId, sectionId: rule.sectionId, ruleId: rule.id, termId: null });
+        }
       }
-      for (const found of matchWordlist(guide.wordlist, text, tokens)) {
-        findings.push(attributed(found, 'term', styleguideId, found.term.sectionId, null, found.term.id));
+      for (const raw of matchWordlist(guide.wordlist, text, tokens, ask)) {
+        found.push({
+          raw,
+          kind: 'term',
+          styleguideId,
+          sectionId: raw.term.sectionId,
+          ruleId: null,
+          termId: raw.term.id,
+        });
       }
     }
     if (input.characterLimit) {
       for (const raw of characterLimit(text, input.characterLimit, 'its')) {
-        findings.push(attributed(raw, 'characterLimit', null, null, null, null));
+        found.push({ raw, kind: 'characterLimit', styleguideId: null, sectionId: null, ruleId: null, termId: null });
       }
     }
-    return findings.length > 1 ? findings.sort(byPosition) : findings;
+    if (found.length > 1) found.sort(byPosition);
+    let truncated = found.length > limit;
+    const findings: Finding[] = [];
+    for (const entry of found.slice(0, limit)) {
+      const finding = attributed(entry);
+      const chars = finding.message.length + (finding.suggestion?.length ?? 0);
+      if (chars > budget.chars) {
+        truncated = true;
+        break;
+      }
+      budget.chars -= chars;
+      findings.push(finding);
+    }
+    budget.findings -= findings.length;
+    return { findings, truncated };
   }
 }

@@ -48,17 +48,21 @@ export interface GuideData {
   terms: GuideTerm[];
 }
 
-/** A finding before it is attributed to a rule or term. Offsets are UTF-16 code units. */
+/**
+ * A finding before it is attributed to a rule or term. Offsets are UTF-16 code units. A suggestion
+ * may be a function, computed only if the finding is answered.
+ */
 export interface RawFinding {
   start: number;
   end: number;
   message: string;
-  suggestion: string | null;
+  suggestion: string | null | (() => string);
 }
 
 export type FindingKind = 'rule' | 'term' | 'characterLimit';
 
-export interface Finding extends RawFinding {
+export interface Finding extends Omit<RawFinding, 'suggestion'> {
+  suggestion: string | null;
   kind: FindingKind;
   styleguideId: string | null;
   sectionId: string | null;

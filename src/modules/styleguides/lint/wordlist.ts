@@ -107,14 +107,16 @@ export function adaptCase(preferred: string, matched: string): string {
   return preferred;
 }
 
+/** The matches of a wordlist in one text, the first `limit` of them by position. */
 export function matchWordlist(
   wordlist: Wordlist,
   text: string,
   tokens: readonly Token[],
+  limit = Number.POSITIVE_INFINITY,
 ): Array<RawFinding & { term: GuideTerm }> {
   const findings: Array<RawFinding & { term: GuideTerm }> = [];
   if (wordlist.byFirstKey.size === 0) return findings;
-  for (let i = 0; i < tokens.length; i += 1) {
+  for (let i = 0; i < tokens.length && findings.length < limit; i += 1) {
     const candidates = wordlist.byFirstKey.get((tokens[i] as Token).key);
     if (!candidates) continue;
     const pattern = candidates.find((p) => matchesAt(tokens, i, p));
