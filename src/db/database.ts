@@ -63,6 +63,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   const statements = withStatementCache(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  const snapshots = sqliteSnapshots(config.path, db, withStatementCache);
   // `data_version` moves when another connection commits; our own writes are counted as prepared.
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   let version = 0;
@@ -74,7 +75,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   return {
     db,
     dialect: 'sqlite',
-    snapshot: sqliteSnapshots(config.path, db),
+    snapshot: snapshots,
     async ping() {
       sqlite.prepare('select 1').get();
     },
@@ -90,6 +91,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
       return `${version}:${statements.writes}`;
     },
     async close() {
+      await snapshots.closeAll();
       await db.destroy();
       // Kysely closes the connection only if it ever opened it.
       if (sqlite.open) sqlite.close();

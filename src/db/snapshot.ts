@@ -16,39 +16,60 @@ export interface ReadSnapshot {
 
 export type OpenSnapshot = () => Promise<ReadSnapshot>;
 
+/** Idle read connections kept for the next snapshot: opening one and preparing its statements costs. */
+const IDLE_READERS = 4;
+
 /**
- * SQLite: a connection of its own per snapshot, read-only, in a transaction. With WAL, it reads
+ * SQLite: a read-only connection of its own per snapshot, in a transaction. With WAL, it reads
  * its snapshot while the server's connection keeps writing, and the server's other requests never
- * queue behind it (they would if the snapshot were a transaction on the shared connection). An
- * in-memory database has no second connection: there the snapshot is the shared connection, read
- * query by query.
+ * queue behind it (they would if the snapshot were a transaction on the shared connection). A few
+ * idle connections are kept, with their prepared statements. An in-memory database has no second
+ * connection: there the snapshot is the shared connection, read query by query.
  */
-export function sqliteSnapshots(path: string, shared: Kysely<Database>): OpenSnapshot {
-  if (path === ':memory:' || path === '') return async () => ({ db: shared, close: async () => {} });
-  return async () => {
+export function sqliteSnapshots(
+  path: string,
+  shared: Kysely<Database>,
+  statements: (connection: SQLite.Database) => ConstructorParameters<typeof SqliteDialect>[0]['database'],
+): OpenSnapshot & { closeAll(): Promise<void> } {
+  const idle: Kysely<Database>[] = [];
+  let closed = false;
+  const connect = () => {
     const connection = new SQLite(path, { readonly: true, fileMustExist: true });
     connection.pragma('busy_timeout = 5000');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
-    let open = true;
+    return new Kysely<Database>({ dialect: new SqliteDialect({ database: statements(connection) as never }) });
+  };
+  const open = async (): Promise<ReadSnapshot> => {
+    if (path === ':memory:' || path === '') return { db: shared, close: async () => {} };
+    const db = idle.pop() ?? connect();
     try {
       await sql`begin`.execute(db);
     } catch (error) {
-      connection.close();
+      await db.destroy();
       throw error;
     }
+    let done = false;
     return {
       db,
       async close() {
-        if (!open) return;
-        open = false;
+        if (done) return;
+        done = true;
         try {
           await sql`commit`.execute(db);
-        } finally {
+        } catch (error) {
           await db.destroy();
+          throw error;
         }
+        if (!closed && idle.length < IDLE_READERS) idle.push(db);
+        else await db.destroy();
       },
     };
   };
+  return Object.assign(open, {
+    async closeAll() {
+      closed = true;
+      await Promise.all(idle.splice(0).map((db) => db.destroy()));
+    },
+  });
 }
 
 /**

@@ -20,11 +20,14 @@ const PLACEHOLDER = /\{\{ *([A-Za-z_][A-Za-z0-9_]*) *\}\}/g;
 
 /** Every well-formed placeholder, listed or not, in text order. */
 export function findPlaceholders(text: string): Placeholder[] {
-  return Array.from(text.matchAll(PLACEHOLDER), (match) => ({
-    name: match[1]!,
-    start: match.index,
-    end: match.index + match[0].length,
-  }));
+  // Most texts have none, and exports call this for every text: skip the regex for them.
+  if (!text.includes('{{')) return [];
+  const found: Placeholder[] = [];
+  PLACEHOLDER.lastIndex = 0;
+  for (let match = PLACEHOLDER.exec(text); match !== null; match = PLACEHOLDER.exec(text)) {
+    found.push({ name: match[1]!, start: match.index, end: match.index + match[0].length });
+  }
+  return found;
 }
 
 /**
@@ -32,8 +35,14 @@ export function findPlaceholders(text: string): Placeholder[] {
  * duplicates: the `variableIds` of a record.
  */
 export function usedVariables(texts: readonly string[], listed: readonly string[]): string[] {
+  if (listed.length === 0) return [];
   const used = new Set<string>();
-  for (const text of texts) for (const { name } of findPlaceholders(text)) used.add(name);
+  for (const text of texts) {
+    if (!text.includes('{{')) continue;
+    PLACEHOLDER.lastIndex = 0;
+    for (let match = PLACEHOLDER.exec(text); match !== null; match = PLACEHOLDER.exec(text)) used.add(match[1]!);
+  }
+  if (used.size === 0) return [];
   return [...new Set(listed)].filter((name) => used.has(name));
 }
 
