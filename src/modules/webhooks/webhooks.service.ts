@@ -109,11 +109,14 @@ export function createWebhooksService(deps: WebhooksDeps) {
     async create(scope: WriteScope, inputs: readonly NewWebhookInput[]): Promise<string[]> {
       const { workspaceId } = scope;
       const explicit = inputs.flatMap((w) => (w.developerId === undefined ? [] : [w.developerId]));
-      assertDistinctIds(
-        explicit,
-        (index) => `webhooks[${inputs.findIndex((w) => w.developerId === explicit[index])}].developerId`,
-      );
+      const seen = new Set<string>();
       inputs.forEach((w, i) => {
+        if (w.developerId !== undefined) {
+          if (seen.has(w.developerId)) {
+            throw badRequest(`webhooks[${i}].developerId: duplicate developer ID '${w.developerId}'`);
+          }
+          seen.add(w.developerId);
+        }
         checkUrl(w.url, `webhooks[${i}].url`);
         checkEvents(w.events, `webhooks[${i}].events`);
         if ((w.enabled ?? true) && w.events.length === 0) {

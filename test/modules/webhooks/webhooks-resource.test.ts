@@ -157,6 +157,15 @@ describe('creating webhooks', () => {
     expect(res.body.message).toMatch(message);
   });
 
+  it('answers 400 naming a developer ID repeated in one request', async () => {
+    const workspace = await createWorkspace(ctx);
+    await setSigningKey(workspace);
+    const hook = (developerId?: string) => ({ name: 'A', url: receiver.url(), events: ['*'], developerId });
+    const res = await workspace.api.post('webhooks', { webhooks: [hook('a'), hook(), hook('a')] });
+    expect(res.status).toBe(400);
+    expect(res.body.message).toBe("webhooks[2].developerId: duplicate developer ID 'a'");
+  });
+
   it('answers 409 for a developer ID in use', async () => {
     const workspace = await createWorkspace(ctx);
     await setSigningKey(workspace);
