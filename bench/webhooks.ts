@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
 import { parseDatabaseUrl } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
-import { cli, startBenchServer, stop } from './lib.js';
+import { type BenchServer, cli, startBenchServer, stop } from './lib.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const PENDING = Number(process.env.BENCH_PENDING ?? 100_000);
@@ -49,7 +49,7 @@ const cpuMs = (pid: number) => {
 };
 
 async function writes(): Promise<void> {
-  const bench = await startBenchServer('bench webhooks');
+  const bench = await startTracked('bench webhooks');
   const json = async (args: string[]) =>
     JSON.parse(await cli([...args, '--json'], { DATABASE_URL: bench.DATABASE_URL }));
   const other = await json(['workspace', 'create', '--name', 'no webhooks']);
@@ -117,7 +117,7 @@ async function writes(): Promise<void> {
 }
 
 async function drain(): Promise<void> {
-  const bench = await startBenchServer('bench drain');
+  const bench = await startTracked('bench drain');
   await bench.call('PUT', 'webhooks/signingKey', { signingKey: SIGNING_KEY });
   await bench.call('POST', 'webhooks', { webhooks: [{ name: 'Drain', url: hookUrl(0), events: ['*'] }] });
   await sleep(3000);
@@ -186,7 +186,19 @@ async function drain(): Promise<void> {
   await stop(bench.server);
 }
 
+/** Servers still running when a part fails: stopped before the script exits. */
+const running = new Set<BenchServer>();
+async function startTracked(name: string): Promise<BenchServer> {
+  const bench = await startBenchServer(name);
+  running.add(bench);
+  return bench;
+}
+
 const only = process.argv[2];
-if (only !== 'drain') await writes();
-if (only !== 'writes') await drain();
-receiver.close();
+try {
+  if (only !== 'drain') await writes();
+  if (only !== 'writes') await drain();
+} finally {
+  for (const bench of running) await stop(bench.server);
+  receiver.close();
+}
