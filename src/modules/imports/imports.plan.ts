@@ -26,6 +26,8 @@ export interface PlanInput {
   variableOrder: 'default' | 'alphabetical';
   /** Text items: the row id of the project they are imported into (null for components). */
   projectRowId: number | null;
+  /** The longest text and notes a write takes (`LIMIT_TEXT_CHARS`, `LIMIT_NOTES_CHARS`). */
+  limits: { textChars: number; notesChars: number };
 }
 
 export interface NewContent {
@@ -85,6 +87,11 @@ export function planImport(input: PlanInput): PlannedImport {
         key,
         reason: 'not a developer ID (1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit)',
       });
+      continue;
+    }
+    const tooLong = values.find(({ value }) => overLimit(value, input.limits));
+    if (tooLong) {
+      report.skipped.push(skipOf(key, tooLong.column, overLimit(tooLong.value, input.limits)!));
       continue;
     }
     const entity = input.entities.get(key) ?? null;
@@ -156,6 +163,14 @@ export function planImport(input: PlanInput): PlannedImport {
     (changed ? report.updated : report.unchanged).push(key);
   }
   return { create, updates: [...updates.values()], report };
+}
+
+/** Why a value is longer than a write may store, or null. */
+function overLimit(value: ParsedText, limits: PlanInput['limits']): string | null {
+  const longest = Math.max(...textsOf(value).map((text) => text.length));
+  if (longest > limits.textChars) return `a text longer than ${limits.textChars} characters`;
+  if ((value.notes?.length ?? 0) > limits.notesChars) return `notes longer than ${limits.notesChars} characters`;
+  return null;
 }
 
 const skipOf = (key: string, column: ImportColumn, reason: string): ImportSkip =>

@@ -124,6 +124,6 @@ export const importsRoutes: FastifyPluginAsyncTypebox<{ imports: ImportsService;
       },
       preValidation: async (request) => multipartAsBody(request),
     },
-    async (request) => imports.importFile(scopeOf(request), request.body as ImportRequest),
+    async (request) => imports.importFile(scopeOf(request), request.body as ImportRequest, limits),
   );
 };

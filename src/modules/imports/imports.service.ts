@@ -3,6 +3,7 @@
  * components, as base text or a variant's text, in one write (rules in docs/import.md).
  */
 import type { Kysely } from 'kysely';
+import type { Limits } from '../../config.js';
 import type { Database, Executor, VariantRow } from '../../db/schema.js';
 import { MalformedFile } from '../../formats/parsers/index.js';
 import { badRequest } from '../../http/errors.js';
@@ -32,6 +33,8 @@ export interface ImportsDeps {
   textItems: Pick<TextItemsService, 'importIn'>;
   components: Pick<ComponentsService, 'importIn'>;
 }
+
+export type ContentLimits = Pick<Limits, 'textChars' | 'notesChars'>;
 
 /** Where the file goes: a project (row id) and block, or the library and a folder. */
 type Destination =
@@ -66,7 +69,7 @@ export function createImportsService(deps: ImportsDeps) {
   }
 
   /** The file read against the workspace as it is now: what to create and update. */
-  async function plan(executor: Executor, workspaceId: number, request: ImportRequest) {
+  async function plan(executor: Executor, workspaceId: number, request: ImportRequest, limits: ContentLimits) {
     const target = await destination(executor, workspaceId, request);
     const [variants, variables, language] = await Promise.all([
       deps.variants.listVariants(executor, workspaceId),
@@ -82,20 +85,22 @@ export function createImportsService(deps: ImportsDeps) {
       variables,
       variableOrder: request.variableOrder ?? 'default',
       projectRowId: target.kind === 'text_item' ? target.projectRowId : null,
+      limits,
     });
     return { target, planned };
   }
 
-  async function importFile(scope: WriteScope, request: ImportRequest): Promise<ImportReport> {
+  /** `limits`: the content limits of the routes' schemas, which an import's texts keep too. */
+  async function importFile(scope: WriteScope, request: ImportRequest, limits: ContentLimits): Promise<ImportReport> {
     const { workspaceId } = scope;
     if (request.dryRun) {
-      const { planned } = await plan(db, workspaceId, request);
+      const { planned } = await plan(db, workspaceId, request, limits);
       return { dryRun: true, ...planned.report };
     }
     // Outside the transaction: the accounts service reads on its own connection.
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
     return writes.write(scope, async (trx) => {
-      const { target, planned } = await plan(trx, workspaceId, request);
+      const { target, planned } = await plan(trx, workspaceId, request, limits);
       const richText = request.richText === 'html' ? { richText: 'html' as const } : {};
       const changes =
         target.kind === 'text_item'

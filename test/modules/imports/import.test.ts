@@ -277,6 +277,16 @@ describe('plans and writes', () => {
     ]);
   });
 
+  it('skips texts longer than a write may store', async () => {
+    const ws = await fresh();
+    const content = JSON.stringify({ long: 'x'.repeat(50_001), ok: 'fine' });
+    const report = await importFile(ws, { format: 'json_i18next', projectId: 'web', content });
+    expect(report).toMatchObject({
+      created: ['ok'],
+      skipped: [{ key: 'long', reason: 'a text longer than 50000 characters' }],
+    });
+  });
+
   it('imports into a block and into the library, into a folder', async () => {
     const ws = await fresh();
     await post(ws, 'projectBlocks', { projectId: 'web', blocks: [{ developerId: 'intro', name: 'Intro' }] });
@@ -349,4 +359,50 @@ describe('size', () => {
     expect(Object.keys(exported)).toHaveLength(20_000);
     expect(exported['key-19999']).toBe('Text 19999');
   }, 120_000);
+});
+
+describe('files written by other tools', () => {
+  it('reads an Android strings.xml without ditto_api_id: names, comments, CDATA, quoting, arrays skipped', async () => {
+    const ws = await fresh();
+    const xml = `<?xml version="1.0" encoding="utf-8"?>
+<resources>
+    <string name="app_name" translatable="false">Copydesk</string>
+    <!-- Shown on the first screen -->
+    <string name="welcome">Welcome, <xliff:g id="name" xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">%1$s</xliff:g>!</string>
+    <string name="spaced">"  two  spaces "</string>
+    <string name="html"><![CDATA[<b>Bold</b> & more]]></string>
+    <string name="ref">@string/app_name</string>
+    <string-array name="planets"><item>Mercury</item></string-array>
+    <plurals name="songs">
+        <item quantity="one">%d song</item>
+        <item quantity="other">%d songs</item>
+    </plurals>
+</resources>
+`;
+    const report = await importFile(ws, { format: 'android', projectId: 'web', content: xml });
+    expect(report.created).toEqual(['app_name', 'welcome', 'spaced', 'html', 'songs']);
+    expect(report.skipped).toEqual([
+      { key: 'ref', reason: 'a reference to another resource (@...), not text' },
+      { key: 'planets', reason: '<string-array> resources have no stored equivalent' },
+    ]);
+    const got = await records(ws);
+    expect(got.get('welcome')).toMatchObject({ text: 'Welcome, {{name}}!', notes: 'Shown on the first screen' });
+    expect(got.get('spaced')?.text).toBe('  two  spaces ');
+    expect(got.get('html')?.text).toBe('<b>Bold</b> & more');
+    // Nothing names %d: it stays as written.
+    expect(got.get('songs_other')?.text).toBe('%d songs');
+  });
+
+  it('reads i18next v4 plurals without a plain key, and nested namespaces', async () => {
+    const ws = await fresh();
+    const content = JSON.stringify({
+      cart: { items_one: '{{count}} item', items_other: '{{count}} items' },
+      nav: { home: 'Home' },
+    });
+    const report = await importFile(ws, { format: 'json_nested', projectId: 'web', content });
+    expect(report.created).toEqual(['cart.items', 'nav.home']);
+    const got = await records(ws);
+    expect(got.get('cart.items')?.text).toBe('{{count}} items');
+    expect(got.get('cart.items_one')?.text).toBe('{{count}} item');
+  });
 });
