@@ -77,3 +77,14 @@ describe.each(KINDS)('export, import, export of the native formats: %s', (kind) 
     expect(await file(target, kind, { format: 'ios-stringsdict' })).toBe(stringsdict);
   });
 });
+
+describe('rich text', () => {
+  it.each(JSON_FORMATS)('%s exported with richText=html comes back with richText=html', async (format) => {
+    const target = await createWorkspace(ctx);
+    await emptyLike(target);
+    const params = { format, richText: 'html' };
+    const exported = await file(source, 'textItems', params);
+    await importFile(target, { format, content: exported, projectId: 'web', richText: 'html' });
+    expect(await file(target, 'textItems', params)).toBe(exported);
+  });
+});
