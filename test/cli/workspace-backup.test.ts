@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.js';
 import { apiClient, createWorkspace, setupApp, type TestContext } from '../helpers/app.js';
@@ -150,6 +150,16 @@ describe('copydesk workspace export and import', () => {
     const same = await copydesk(source, 'workspace', 'import', '--file', file, '--json');
     expect(same.code).toBe(0);
     expect(same.json().skippedKeys).toHaveLength(1);
+
+    const several = await copydesk(source, 'workspace', 'export', '--out', join(dir, 'which.json.gz'));
+    expect(several.code).toBe(1);
+    expect(several.err.join('\n')).toMatch('--workspace: this database holds several workspaces (or none); name one');
+
+    const future = join(dir, 'future.json.gz');
+    writeFileSync(future, gzipSync(JSON.stringify({ ...contentOf(file), version: 2 })));
+    const newer = await copydesk(target, 'workspace', 'import', '--file', future);
+    expect(newer.code).toBe(1);
+    expect(newer.err.join('\n')).toMatch('file: backup version 2 is not supported (this server reads 1)');
 
     const notBackup = join(dir, 'not-a-backup.gz');
     writeFileSync(notBackup, 'plain text');
