@@ -30,6 +30,7 @@ import { importsRoutes } from './modules/imports/imports.routes.js';
 import { legacyRoutes } from './modules/legacy/legacy.routes.js';
 import { basesRoutes } from './modules/projects/bases.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
+import { searchRoutes } from './modules/search/search.routes.js';
 import { statusesRoutes } from './modules/statuses/statuses.routes.js';
 import { styleguideEntriesRoutes } from './modules/styleguides/entries.routes.js';
 import { styleguidesRoutes } from './modules/styleguides/styleguides.routes.js';
@@ -236,6 +237,7 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(webhooksRoutes, { webhooks: services.webhooks, limits: config.limits });
       await v2.register(sessionRoutes, { people: services.people });
       await v2.register(keysRoutes, { accounts: services.accounts });
+      await v2.register(searchRoutes, { search: services.search });
     },
     { prefix: '/v2' },
   );

@@ -16,6 +16,7 @@ import { createFoldersService } from './modules/folders/folders.service.js';
 import { createImportsService } from './modules/imports/imports.service.js';
 import { createLegacyReader } from './modules/legacy/legacy.read.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
+import { createSearchService } from './modules/search/search.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
 import { createStyleguidesService } from './modules/styleguides/styleguides.service.js';
 import { createSwiftDriverService } from './modules/swift-driver/swift-driver.service.js';
@@ -134,6 +135,11 @@ export function createServices(
     projects,
     blocks,
   });
+  const search = createSearchService({
+    db,
+    folderDeveloperIds: folders.folderDeveloperIds,
+    projectDeveloperIds: projects.projectDeveloperIds,
+  });
   // Without a snapshot source (the CLI), an export reads query by query on the shared connection.
   const snapshot = options.snapshot ?? (async () => ({ db, close: async () => {} }));
   const exports = createExportsService({ snapshot, accounts, texts, variants, variables });
@@ -188,6 +194,7 @@ export function createServices(
     history,
     accounts,
     people,
+    search,
     blocks,
     components,
     exports,

@@ -5,6 +5,7 @@ import * as libraryDeveloperMode from './migrations/2026_11_23_200_library_devel
 import * as webhooks from './migrations/2026_11_25_100_webhooks.js';
 import * as people from './migrations/2026_11_25_701_people.js';
 import * as textRevision from './migrations/2026_11_25_702_text_revision.js';
+import * as textSearch from './migrations/2026_11_25_703_text_search.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_100_webhooks': webhooks,
   '2026_11_25_701_people': people,
   '2026_11_25_702_text_revision': textRevision,
+  '2026_11_25_703_text_search': textSearch,
 };
 
 /** Every migration, in the order they apply. */

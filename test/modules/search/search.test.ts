@@ -1,0 +1,98 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
+
+const ctx = await setupApp();
+
+async function seed(ws: Workspace): Promise<void> {
+  const calls = [
+    ws.api.post('variants', { variants: [{ name: 'French', developerId: 'fr' }] }),
+    ws.api.post('projects', { projects: [{ name: 'Shop', developerId: 'shop' }] }),
+    ws.api.post('componentFolders', { folders: [{ name: 'Buttons', developerId: 'buttons' }] }),
+  ];
+  for (const call of calls) expect((await call).status).toBe(201);
+  const items = await ws.api.post('textItems', {
+    projectId: 'shop',
+    textItems: [
+      { developerId: 'checkout-button', text: 'Pay now', notes: 'Shown on the basket page', tags: ['payments'] },
+      {
+        developerId: 'welcome.title',
+        text: 'Welcome back, {{name}}',
+        variants: [{ variantId: 'fr', text: 'Content de vous revoir' }],
+      },
+    ],
+  });
+  expect(items.status).toBe(201);
+  const components = await ws.api.post('components', {
+    components: [{ developerId: 'cancel', name: 'Cancel button', text: 'Cancel', folderId: 'buttons' }],
+  });
+  expect(components.status).toBe(201);
+}
+
+const ids = async (ws: Workspace, q: string) => {
+  const res = await ws.api.get(`search?q=${encodeURIComponent(q)}`);
+  expect(res.status).toBe(200);
+  return res.body.results.map((r: { kind: string; developerId: string }) => `${r.kind}:${r.developerId}`).sort();
+};
+
+describe('GET /v2/search', () => {
+  it('finds text items and components by text, developer ID, name, notes, tags and variant text', async () => {
+    const ws = await createWorkspace(ctx);
+    await seed(ws);
+    expect(await ids(ws, 'pay')).toEqual(['textItem:checkout-button']);
+    expect(await ids(ws, 'CHECKOUT')).toEqual(['textItem:checkout-button']);
+    expect(await ids(ws, 'basket')).toEqual(['textItem:checkout-button']);
+    expect(await ids(ws, 'payments')).toEqual(['textItem:checkout-button']);
+    expect(await ids(ws, 'revoir')).toEqual(['textItem:welcome.title']);
+    expect(await ids(ws, 'welcome title')).toEqual(['textItem:welcome.title']);
+    expect(await ids(ws, 'button')).toEqual(['component:cancel', 'textItem:checkout-button']);
+    expect(await ids(ws, 'pay basket')).toEqual(['textItem:checkout-button']);
+    expect(await ids(ws, 'pay welcome')).toEqual([]);
+
+    const res = await ws.api.get('search?q=cancel');
+    expect(res.body.results).toEqual([
+      {
+        kind: 'component',
+        developerId: 'cancel',
+        name: 'Cancel button',
+        text: 'Cancel',
+        projectId: null,
+        folderId: 'buttons',
+      },
+    ]);
+    const item = (await ws.api.get('search?q=pay')).body.results[0];
+    expect(item).toMatchObject({ kind: 'textItem', projectId: 'shop', folderId: null, name: null, text: 'Pay now' });
+  });
+
+  it('follows every write: updates, variant values, deletes', async () => {
+    const ws = await createWorkspace(ctx);
+    await seed(ws);
+    expect(
+      (await ws.api.patch('textItems', { updates: [{ developerId: 'checkout-button', text: 'Buy it' }] })).status,
+    ).toBe(200);
+    // "Pay now" is gone; its tag "payments" stays.
+    expect(await ids(ws, 'now')).toEqual([]);
+    expect(await ids(ws, 'buy')).toEqual(['textItem:checkout-button']);
+    const variant = await ws.api.patch('textItems', {
+      variantId: 'fr',
+      updates: [{ developerId: 'checkout-button', text: 'Acheter' }],
+    });
+    expect(variant.status).toBe(200);
+    expect(await ids(ws, 'acheter')).toEqual(['textItem:checkout-button']);
+    expect((await ws.api.delete('variants', { developerIds: ['fr'] })).status).toBe(200);
+    expect(await ids(ws, 'acheter')).toEqual([]);
+    expect(await ids(ws, 'revoir')).toEqual([]);
+    expect((await ws.api.delete('components', { developerIds: ['cancel'] })).status).toBe(200);
+    expect(await ids(ws, 'cancel')).toEqual([]);
+  });
+
+  it("never shows another workspace's texts; a query without words finds nothing; no q is a 400", async () => {
+    const ws = await createWorkspace(ctx);
+    const other = await createWorkspace(ctx);
+    await seed(ws);
+    expect(await ids(other, 'pay')).toEqual([]);
+    expect(await ids(ws, '"*: -')).toEqual([]);
+    const missing = await ws.api.get('search');
+    expect(missing.status).toBe(400);
+    expect(missing.body.message).toMatch(/q/);
+  });
+});
