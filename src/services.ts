@@ -45,7 +45,7 @@ export function createServices(
   } = {},
 ) {
   const writes = createWritePath(db);
-  const history = createHistoryService({ db, retentionDays: options.historyRetentionDays ?? 365 });
+  const history = createHistoryService({ db, writes, retentionDays: options.historyRetentionDays ?? 365 });
   const webhooks = createWebhooks({
     db,
     dialect: dialectOf(db),
@@ -216,11 +216,16 @@ export type Services = ReturnType<typeof createServices>;
 
 /** The services of a server process: built once, shared by the app, the CLI and background jobs. */
 export function servicesFor(config: Config, database: DatabaseHandle): Services {
-  return createServices(database.db, {
+  const services = createServices(database.db, {
     changeToken: database.changeToken,
     snapshot: database.snapshot,
     historyRetentionDays: config.historyRetentionDays,
     webhooks: config.webhooks,
     sessions: config.sessions,
   });
+  // On PostgreSQL, what other servers commit reaches this one's caches (closed with the database).
+  database.watchChanges(services.accounts.changeEvents, {
+    onError: (error) => console.warn(`copydesk: change feed: ${error instanceof Error ? error.message : error}`),
+  });
+  return services;
 }

@@ -3,6 +3,7 @@ import * as initial from './migrations/2026_11_21_001_initial.js';
 import * as changeLog from './migrations/2026_11_23_100_change_log.js';
 import * as libraryDeveloperMode from './migrations/2026_11_23_200_library_developer_mode.js';
 import * as webhooks from './migrations/2026_11_25_100_webhooks.js';
+import * as changeNotifications from './migrations/2026_11_25_300_change_notifications.js';
 import * as people from './migrations/2026_11_25_701_people.js';
 import * as textRevision from './migrations/2026_11_25_702_text_revision.js';
 import * as textSearch from './migrations/2026_11_25_703_text_search.js';
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_23_100_change_log': changeLog,
   '2026_11_23_200_library_developer_mode': libraryDeveloperMode,
   '2026_11_25_100_webhooks': webhooks,
+  '2026_11_25_300_change_notifications': changeNotifications,
   '2026_11_25_701_people': people,
   '2026_11_25_702_text_revision': textRevision,
   '2026_11_25_703_text_search': textSearch,
@@ -28,7 +30,9 @@ const provider: MigrationProvider = {
 
 /** Brings the schema up to date. Safe to run from several processes at once (Kysely takes a lock). */
 export async function migrateToLatest(db: Kysely<Database>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+  // Migrations are developed side by side and named in slots, so one may land after a later-named
+  // one has run somewhere; each stands on its own, so it is applied rather than refused.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     throw error instanceof Error ? error : new Error(String(error));

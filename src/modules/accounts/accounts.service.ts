@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ChangeEvents } from '../../db/change-feed.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor, Role } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
@@ -9,6 +10,7 @@ import type { StatusesService } from '../statuses/statuses.service.js';
 import type { StyleguidesService } from '../styleguides/styleguides.service.js';
 import * as repo from './accounts.repository.js';
 import { displayPrefix, generateKey, generateKeyId, hashKey } from './keys.js';
+import { PrincipalCache } from './principal-cache.js';
 
 export interface Principal {
   workspaceId: number;
@@ -45,6 +47,9 @@ export interface AccountsDeps {
 export function createAccountsService(deps: AccountsDeps) {
   const { db, writes, statuses, changeToken = () => null } = deps;
   const lookups = new Map<string, { token: string; row: repo.ActiveKey | undefined }>();
+  const principals = new PrincipalCache();
+  // This process's own write is seen by its next request even before the database announces it.
+  writes.afterCommit((workspaceId, revision) => principals.revision(workspaceId, revision));
 
   async function requireWorkspace(workspaceId: number) {
     const workspace = Number.isInteger(workspaceId) ? await repo.findWorkspace(db, workspaceId) : undefined;
@@ -126,6 +131,9 @@ export function createAccountsService(deps: AccountsDeps) {
     const key = await repo.findKey(db, keyId);
     if (!key) throw notFound(`Key ${keyId} not found`);
     if (key.revoked_at === null) await repo.revokeKey(db, keyId, now());
+    // Other processes hear of it from the database; this one need not wait for that.
+    principals.keys();
+    lookups.clear();
   }
 
   /** Revokes a key of the principal's workspace: their own, or anyone's for an admin. */
@@ -141,11 +149,12 @@ export function createAccountsService(deps: AccountsDeps) {
   /**
    * The key's principal and its workspace's revision. Where the database offers a change token
    * (SQLite), the lookup is reused until any connection writes, so a revocation made anywhere,
-   * the CLI included, still takes effect on the very next request.
+   * the CLI included, still takes effect on the very next request. On PostgreSQL it is kept while
+   * the database's change feed listens (see PrincipalCache).
    */
   async function findKey(hash: string): Promise<repo.ActiveKey | undefined> {
     const token = changeToken();
-    if (token === null) return repo.findActiveKeyByHash(db, hash);
+    if (token === null) return principals.lookup(hash, () => repo.findActiveKeyByHash(db, hash));
     const memo = lookups.get(hash);
     if (memo && memo.token === token) return memo.row;
     const row = await repo.findActiveKeyByHash(db, hash);
@@ -156,11 +165,14 @@ export function createAccountsService(deps: AccountsDeps) {
 
   async function authenticate(rawKey: string): Promise<Principal | null> {
     if (!rawKey) return null;
-    const row = await findKey(hashKey(rawKey));
+    const hash = hashKey(rawKey);
+    const row = await findKey(hash);
     if (!row) return null;
     const usedAt = Date.now();
     if (!row.last_used_at || usedAt - Date.parse(row.last_used_at) > TOUCH_INTERVAL_MS) {
-      await repo.touchKey(db, row.id, new Date(usedAt).toISOString());
+      const at = new Date(usedAt).toISOString();
+      await repo.touchKey(db, row.id, at);
+      principals.touched(hash, at);
     }
     return {
       workspaceId: row.workspace_id,
@@ -196,6 +208,8 @@ export function createAccountsService(deps: AccountsDeps) {
   }
 
   return {
+    /** What the database's change feed tells this process (see DatabaseHandle.watchChanges). */
+    changeEvents: principals as ChangeEvents,
     createWorkspace,
     createUser,
     createKey,

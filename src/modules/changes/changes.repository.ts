@@ -8,13 +8,18 @@ import type { Change, RecordedChange, WriteScope } from './changes.types.js';
  * write path writes either.
  */
 
-/** Advancing the revision first takes the workspace row's lock (PostgreSQL) for the transaction. */
-export async function advanceRevision(trx: Transaction<Database>, workspaceId: number): Promise<void> {
-  await trx
+/**
+ * Advancing the revision first takes the workspace row's lock (PostgreSQL) for the transaction.
+ * Answers the new revision (undefined for a workspace that does not exist).
+ */
+export async function advanceRevision(trx: Transaction<Database>, workspaceId: number): Promise<number | undefined> {
+  const row = await trx
     .updateTable('workspaces')
     .set((eb) => ({ revision: eb('revision', '+', 1) }))
     .where('id', '=', workspaceId)
-    .execute();
+    .returning('revision')
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.revision);
 }
 
 /** The workspace's content revision now: what the reader's cache and the ETags are keyed on. */
@@ -118,15 +123,22 @@ export async function listChanges(db: Executor, workspaceId: number, query: Chan
  * Removes changes recorded before `cutoff` (ISO time), in every workspace. The workspaces that lose
  * history get a new revision, so no cached history page shows what is gone.
  */
-export async function deleteChangesBefore(db: Kysely<Database>, cutoff: string): Promise<number> {
+export async function deleteChangesBefore(
+  db: Kysely<Database>,
+  cutoff: string,
+): Promise<{ deleted: number; revisions: { id: number; revision: number }[] }> {
   return db.transaction().execute(async (trx) => {
-    await trx
+    const revisions = await trx
       .updateTable('workspaces')
       .set((eb) => ({ revision: eb('revision', '+', 1) }))
       .where('id', 'in', (eb) => eb.selectFrom('changes').select('workspace_id').distinct().where('at', '<', cutoff))
+      .returning(['id', 'revision'])
       .execute();
     const result = await trx.deleteFrom('changes').where('at', '<', cutoff).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return {
+      deleted: Number(result.numDeletedRows),
+      revisions: revisions.map((row) => ({ id: row.id, revision: Number(row.revision) })),
+    };
   });
 }
 

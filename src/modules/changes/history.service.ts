@@ -3,6 +3,7 @@ import type { Database, Executor } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { deleteChangesBefore, listChanges, newestChangeIds, readRevision } from './changes.repository.js';
 import { CHANGE_KINDS, type ChangeKind, type RecordedChange } from './changes.types.js';
+import type { WritePath } from './write-path.js';
 
 export interface HistoryQuery {
   kind?: string;
@@ -45,7 +46,12 @@ function decodeCursor(cursor: string | undefined): number | undefined {
   return Number(id);
 }
 
-export function createHistoryService(deps: { db: Kysely<Database>; retentionDays: number }) {
+export function createHistoryService(deps: {
+  db: Kysely<Database>;
+  retentionDays: number;
+  /** Told of the revisions a purge advanced, like those of a write (see WritePath.committed). */
+  writes?: Pick<WritePath, 'committed'>;
+}) {
   const { db } = deps;
 
   /** GET /v2/history: the workspace's changes, newest first, a page at a time. */
@@ -75,7 +81,12 @@ export function createHistoryService(deps: { db: Kysely<Database>; retentionDays
   /** Deletes changes older than the retention period (0 days keeps everything). */
   async function purgeExpired(now = Date.now()): Promise<number> {
     if (deps.retentionDays === 0) return 0;
-    return deleteChangesBefore(db, new Date(now - deps.retentionDays * DAY_MS).toISOString());
+    const { deleted, revisions } = await deleteChangesBefore(
+      db,
+      new Date(now - deps.retentionDays * DAY_MS).toISOString(),
+    );
+    for (const { id, revision } of revisions) deps.writes?.committed(id, revision);
+    return deleted;
   }
 
   return {

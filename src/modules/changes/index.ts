@@ -5,4 +5,10 @@
 export { changeOf, changesOf, diffFields, type Fields, type RecordIdentity } from './changes.diff.js';
 export * from './changes.types.js';
 export { createHistoryService, type HistoryService } from './history.service.js';
-export { type ChangeSubscriber, createWritePath, type PlannedWrite, type WritePath } from './write-path.js';
+export {
+  type ChangeSubscriber,
+  type CommitListener,
+  createWritePath,
+  type PlannedWrite,
+  type WritePath,
+} from './write-path.js';

@@ -24,6 +24,9 @@ export type ChangeSubscriber = (
   at: string,
 ) => Promise<void>;
 
+/** Told after a write committed, with the workspace's new revision. */
+export type CommitListener = (workspaceId: number, revision: number) => void;
+
 export interface WritePath {
   /**
    * The one way to change a workspace. In one transaction: advance the workspace's revision
@@ -34,17 +37,32 @@ export interface WritePath {
    */
   write<T>(scope: WriteScope, plan: (trx: Transaction<Database>) => Promise<PlannedWrite<T>>): Promise<T>;
   subscribe(subscriber: ChangeSubscriber): void;
+  /**
+   * Called once a write has committed. This process's own next request must see its write at
+   * once, without waiting for the database's announcement (see PrincipalCache).
+   */
+  afterCommit(listener: CommitListener): void;
+  /** Tells the `afterCommit` listeners of a revision advanced outside `write` (the history purge). */
+  committed(workspaceId: number, revision: number): void;
 }
 
 export function createWritePath(db: Kysely<Database>): WritePath {
   const subscribers: ChangeSubscriber[] = [];
+  const listeners: CommitListener[] = [];
+  const committed = (workspaceId: number, revision: number) => {
+    for (const listener of listeners) listener(workspaceId, revision);
+  };
   return {
     subscribe(subscriber) {
       subscribers.push(subscriber);
     },
-    write(scope, plan) {
-      return db.transaction().execute(async (trx) => {
-        await advanceRevision(trx, scope.workspaceId);
+    afterCommit(listener) {
+      listeners.push(listener);
+    },
+    committed,
+    async write(scope, plan) {
+      const { result, revision } = await db.transaction().execute(async (trx) => {
+        const revision = await advanceRevision(trx, scope.workspaceId);
         const planned = await plan(trx);
         await planned.apply?.(trx);
         if (planned.changes.length > 0) {
@@ -52,8 +70,10 @@ export function createWritePath(db: Kysely<Database>): WritePath {
           await insertChanges(trx, scope, planned.changes, at);
           for (const subscriber of subscribers) await subscriber(trx, scope, planned.changes, at);
         }
-        return planned.result;
+        return { result: planned.result, revision };
       });
+      if (revision !== undefined) committed(scope.workspaceId, revision);
+      return result;
     },
   };
 }

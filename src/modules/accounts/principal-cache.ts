@@ -1,0 +1,78 @@
+import type { ChangeEvents } from '../../db/change-feed.js';
+import type { ActiveKey } from './accounts.repository.js';
+
+const MAX_KEYS = 10_000;
+const MAX_WORKSPACES = 100_000;
+
+type KeyRow = Omit<ActiveKey, 'revision'>;
+
+/**
+ * Key lookups and workspace revisions kept in memory on PostgreSQL, where a lookup is a network
+ * round trip. They are trusted only while the change feed listens: the database announces every
+ * revision and every key change on commit (see the change_notifications migration), so what the
+ * feed has not announced has not happened. While it does not listen, every lookup goes to the
+ * database, as if nothing were kept.
+ *
+ * A lookup that started before an announcement may finish after it with older data: a revision
+ * only ever grows (the larger one wins), and anything else read across a change of `epoch` is
+ * used for its own request but not kept. Unknown keys are never kept, so guessing costs memory
+ * nothing.
+ */
+export class PrincipalCache implements ChangeEvents {
+  readonly #keys = new Map<string, KeyRow>();
+  readonly #revisions = new Map<number, number>();
+  #epoch = 0;
+  #live = false;
+
+  async lookup(hash: string, load: () => Promise<ActiveKey | undefined>): Promise<ActiveKey | undefined> {
+    if (this.#live) {
+      const key = this.#keys.get(hash);
+      const revision = key && this.#revisions.get(key.workspace_id);
+      if (key && revision !== undefined) return { ...key, revision };
+    }
+    const epoch = this.#epoch;
+    const found = await load();
+    if (!found) return undefined;
+    if (!this.#live || epoch !== this.#epoch) return found;
+    const { revision, ...key } = found;
+    if (this.#keys.size >= MAX_KEYS) this.#keys.clear();
+    this.#keys.set(hash, key);
+    this.revision(found.workspace_id, revision);
+    return { ...key, revision: this.#revisions.get(found.workspace_id) ?? revision };
+  }
+
+  /** The key was used: its kept row says so, so the next touch waits its interval. */
+  touched(hash: string, usedAt: string): void {
+    const key = this.#keys.get(hash);
+    if (key) key.last_used_at = usedAt;
+  }
+
+  revision(workspaceId: number, revision: number): void {
+    if (!Number.isSafeInteger(workspaceId) || !Number.isSafeInteger(revision)) return;
+    const known = this.#revisions.get(workspaceId);
+    if (known !== undefined && known >= revision) return;
+    if (known === undefined && this.#revisions.size >= MAX_WORKSPACES) this.#forget();
+    this.#revisions.set(workspaceId, revision);
+  }
+
+  keys(): void {
+    this.#keys.clear();
+    this.#epoch += 1;
+  }
+
+  connected(): void {
+    this.#forget();
+    this.#live = true;
+  }
+
+  disconnected(): void {
+    this.#live = false;
+    this.#forget();
+  }
+
+  #forget(): void {
+    this.#keys.clear();
+    this.#revisions.clear();
+    this.#epoch += 1;
+  }
+}

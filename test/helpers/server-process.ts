@@ -1,0 +1,136 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Kysely } from 'kysely';
+import { afterAll } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { Database } from '../../src/db/schema.js';
+import { createServices, type Services } from '../../src/services.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** A `copydesk serve` process of its own, on a free loopback port. */
+export interface ServerProcess {
+  origin: string;
+  pid: number;
+  output(): string;
+  /** A request with the given key (null for none), answering status, headers and body text. */
+  call(key: string | null, method: string, path: string, options?: CallOptions): Promise<Answer>;
+  stop(): Promise<void>;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+const running = new Set<ChildProcess>();
+let cleanupRegistered = false;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  await new Promise((done) => server.close(done));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/**
+ * Starts the server as an operator would (`copydesk serve`, through tsx so no build is needed),
+ * with the given environment on top of this process's, and waits until it answers.
+ */
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  if (!cleanupRegistered) {
+    cleanupRegistered = true;
+    afterAll(() => {
+      for (const child of running) child.kill('SIGKILL');
+    });
+  }
+  const port = await freePort();
+  const { HOST: _host, PORT: _port, REDIS_URL: _redis, ...inherited } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve', '--port', String(port)], {
+    cwd: ROOT,
+    env: { ...inherited, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_KEYLESS_PER_MINUTE: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
+  let output = '';
+  child.stdout?.on('data', (chunk) => (output += String(chunk)));
+  child.stderr?.on('data', (chunk) => (output += String(chunk)));
+  const origin = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
+    try {
+      if ((await fetch(`${origin}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return {
+    origin,
+    pid: child.pid ?? 0,
+    output: () => output,
+    async call(key, method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (key !== null) headers.authorization = key;
+      if (options.body !== undefined) headers['content-type'] = 'application/json';
+      const res = await fetch(`${origin}${path}`, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      });
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    },
+  };
+}
+
+/**
+ * The administrator's side, in this process: the services on the servers' database, as the CLI
+ * uses them (a workspace, its user and key; revoking a key). Closed after the file.
+ */
+export async function operatorOn(databaseUrl: string): Promise<Operator> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl });
+  const database = openDatabase(config.database);
+  await migrateToLatest(database.db);
+  afterAll(() => database.close());
+  return { services: createServices(database.db), db: database.db };
+}
+
+export interface Operator {
+  services: Services;
+  db: Kysely<Database>;
+}
+
+let counter = 0;
+
+/** A fresh workspace with a user and a key, made by the operator. */
+export async function workspaceWithKey({ services }: Operator): Promise<{ id: number; key: string; keyId: string }> {
+  counter += 1;
+  const name = `multi-server ${process.pid}-${counter}`;
+  const { id } = await services.accounts.createWorkspace(name);
+  const email = `multi${counter}@example.com`;
+  await services.accounts.createUser({ workspaceId: id, email });
+  const { key, id: keyId } = await services.accounts.createKey({ workspaceId: id, email });
+  return { id, key, keyId };
+}
