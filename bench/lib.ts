@@ -56,7 +56,7 @@ export async function waitForHttp(url: string, timeoutMs = 10_000): Promise<void
 
 export function startServer(env: NodeJS.ProcessEnv): ChildProcess {
   return spawn(process.execPath, [...serverNodeArgs, bin, 'serve'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...env },
+    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_KEYLESS_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
 }

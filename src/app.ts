@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import cookie from '@fastify/cookie';
-import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -15,6 +14,7 @@ import { answerClientError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { codeForStatus } from './http/errors.js';
 import { documentTransportStatuses } from './http/openapi.js';
+import { registerRateLimits } from './http/rate-limit.js';
 import { ErrorResponse } from './http/schemas.js';
 import { registerStorableText } from './http/storable-text.js';
 import { validatorCompiler } from './http/validation.js';
@@ -108,6 +108,7 @@ export async function buildApp(deps: AppDeps) {
     return503OnClosing: true,
     // Parse errors and request timeouts: our error shape, and never a body for a HEAD.
     clientErrorHandler: answerClientError,
+    trustProxy: config.trustProxy,
     // The router's own errors (a malformed URL) skip every hook: give them our shape and request id.
     frameworkErrors: (error, request, reply) => {
       const status = error.statusCode ?? 400;
@@ -115,7 +116,6 @@ export async function buildApp(deps: AppDeps) {
       (reply as unknown as FastifyReply).header('x-request-id', request.id).status(status).send(body);
     },
     routerOptions: { ignoreTrailingSlash: true },
-    trustProxy: config.trustProxy,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   // Every route under /v2 takes an API key (the raw `Authorization` value) unless it is listed
@@ -138,7 +138,7 @@ export async function buildApp(deps: AppDeps) {
   });
   registerErrorHandling(app);
   await app.register(cookie);
-  registerAuth(app, services.accounts, services.people);
+  registerAuth(app, services.accounts, services.people, await registerRateLimits(app, config));
   registerStorableText(app);
 
   await app.register(swagger, {
@@ -161,25 +161,6 @@ export async function buildApp(deps: AppDeps) {
     transform: documentTransportStatuses,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
-
-  if (config.rateLimitPerMinute > 0) {
-    await app.register(rateLimit, {
-      global: true,
-      hook: 'preHandler',
-      max: config.rateLimitPerMinute,
-      timeWindow: '1 minute',
-      enableDraftSpec: true,
-      keyGenerator: (request) =>
-        request.principal?.keyId ?? (request.principal ? `user:${request.principal.userId}` : request.ip),
-      // Only keyed API routes count; health checks and docs are free.
-      allowList: (request) => request.principal === null,
-      errorResponseBuilder: (_request, context) => ({
-        statusCode: 429,
-        code: 'rate_limited',
-        message: `Rate limit of ${context.max} requests a minute exceeded, retry in ${Math.ceil(context.ttl / 1000)} s`,
-      }),
-    });
-  }
 
   // ETags, 304s, the response cache and compression. Its hooks reach the routes registered after
   // this line; where it stands relative to auth and the rate limiter does not matter.

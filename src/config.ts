@@ -63,6 +63,16 @@ export interface Config {
   readonly logLevel: string;
   /** Requests per minute per API key; 0 turns rate limiting off. */
   readonly rateLimitPerMinute: number;
+  /**
+   * Requests per minute per client address that carry no valid key (public routes, and every
+   * failed authentication); 0 turns it off. Health checks are never counted.
+   */
+  readonly rateLimitKeylessPerMinute: number;
+  /**
+   * Where rate-limit counters live when several servers share the work (`REDIS_URL`); null keeps
+   * them in each process.
+   */
+  readonly redis: { readonly url: string; readonly prefix: string } | null;
   readonly limits: Limits;
   readonly timeouts: Timeouts;
   /** Upper bound of the in-memory cache of rendered GET responses, in bytes. */
@@ -157,6 +167,13 @@ function timeouts(env: NodeJS.ProcessEnv): Timeouts {
   return parsed;
 }
 
+function redisConfig(env: NodeJS.ProcessEnv): Config['redis'] {
+  const url = env.REDIS_URL?.trim();
+  if (!url) return null;
+  if (!/^rediss?:\/\//i.test(url)) throw new Error('REDIS_URL must start with redis:// or rediss://');
+  return { url, prefix: env.REDIS_KEY_PREFIX || 'copydesk:' };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const host = env.HOST || '127.0.0.1';
   const port = integer(env, 'PORT', 8080);
@@ -166,6 +183,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     database: parseDatabaseUrl(env.DATABASE_URL),
     logLevel: env.LOG_LEVEL || 'info',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
+    rateLimitKeylessPerMinute: integer(env, 'RATE_LIMIT_KEYLESS_PER_MINUTE', 300),
+    redis: redisConfig(env),
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_BYTES', 64 * 1024 * 1024),
     limits: {
       bodyBytes: integer(env, 'LIMIT_BODY_BYTES', 10 * 1024 * 1024, 1),

@@ -4,6 +4,7 @@ import type { AccountsService, Principal } from '../modules/accounts/accounts.se
 import type { PeopleService, SessionPrincipal } from '../modules/accounts/people.service.js';
 import type { WriteScope } from '../modules/changes/index.js';
 import { forbidden, unauthorized } from './errors.js';
+import type { KeylessLimit } from './rate-limit.js';
 
 /**
  * How a route reads its key: `v2` takes the raw key, `v0` takes only `token <KEY>`, `either`
@@ -42,37 +43,51 @@ export function keyFromHeader(header: string | undefined, scheme: AuthScheme): s
 }
 
 /**
+/**
  * Who is calling: a key in `Authorization`, or else (on the v2 API only) a session cookie. A key
  * always wins, so a script's requests never depend on a browser's cookie. A session's writes must
  * carry its CSRF token in a header, which another site's page cannot read nor send. Then the
- * route's least role is checked against the user's role, whichever way they came.
+ * route's least role is checked against the user's role, whichever way they came. A request left
+ * without a principal (a public route, a missing or invalid key, an ended session) first meets
+ * `limitKeyless`, so failed attempts are counted too.
  */
 export function registerAuth(
   app: FastifyInstance,
   accounts: AccountsService,
   people: Pick<PeopleService, 'authenticate'>,
+  limitKeyless?: KeylessLimit | null,
 ): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('session', null);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async (request, reply) => {
     const { auth: scheme, role: needed } = request.routeOptions.config;
-    if (!scheme) return;
+    if (!scheme) {
+      await limitKeyless?.(request, reply);
+      return;
+    }
     let principal: Principal | null = null;
+    let refusal = unauthorized();
     const header = request.headers.authorization;
     const cookie = request.cookies?.[SESSION_COOKIE];
     if (scheme === 'v2' && !header?.trim() && cookie) {
       const session = await people.authenticate(cookie);
-      if (!session) throw unauthorized('Your session has ended: sign in again');
-      if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== session.csrfToken) {
-        throw forbidden(`${CSRF_HEADER}: a write from a session needs the session's CSRF token in this header`);
+      if (!session) {
+        refusal = unauthorized('Your session has ended: sign in again');
+      } else {
+        if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== session.csrfToken) {
+          throw forbidden(`${CSRF_HEADER}: a write from a session needs the session's CSRF token in this header`);
+        }
+        request.session = { token: cookie, principal: session };
+        principal = session;
       }
-      request.session = { token: cookie, principal: session };
-      principal = session;
     } else {
       const key = keyFromHeader(header, scheme);
       principal = key ? await accounts.authenticate(key) : null;
     }
-    if (!principal) throw unauthorized();
+    if (!principal) {
+      await limitKeyless?.(request, reply);
+      throw refusal;
+    }
     if (needed && RANK[principal.role] < RANK[needed]) {
       throw forbidden(
         `This needs the ${needed} role; ${principal.email} is ${principal.role === 'admin' ? 'an' : 'a'} ${principal.role}`,

@@ -15,11 +15,14 @@ export interface TestContext {
 }
 
 /**
- * A real app on a real database, closed after the file's tests. Rate limiting is off unless a
+ * A real app on a real database, closed after the file's tests. Rate limiting (keyed and keyless) is off unless a
  * test asks for it.
  */
 export async function setupApp(overrides: Partial<Config> = {}): Promise<TestContext> {
-  const config = loadConfig({}, { database: testDatabaseConfig(), rateLimitPerMinute: 0, ...overrides });
+  const config = loadConfig(
+    {},
+    { database: testDatabaseConfig(), rateLimitPerMinute: 0, rateLimitKeylessPerMinute: 0, ...overrides },
+  );
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);
   const services = servicesFor(config, database);

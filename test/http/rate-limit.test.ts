@@ -66,3 +66,36 @@ describe('rate limiting per API key', () => {
     }
   });
 });
+
+describe('rate limiting of requests without a valid key, per client address', async () => {
+  const keyless = await setupApp({ rateLimitPerMinute: 0, rateLimitKeylessPerMinute: 3 });
+  const from = (remoteAddress: string, url: string, authorization?: string) =>
+    keyless.app.inject({ method: 'GET', url, remoteAddress, headers: authorization ? { authorization } : {} });
+
+  it('counts missing keys, wrong keys and public routes alike, and answers the 4th with 429', async () => {
+    expect((await from('198.51.100.1', '/v2/statuses')).statusCode).toBe(401);
+    expect((await from('198.51.100.1', '/v2/statuses', 'cdk_not_a_key')).statusCode).toBe(401);
+    expect((await from('198.51.100.1', '/v2/openapi.json')).statusCode).toBe(200);
+    const limited = await from('198.51.100.1', '/v2/statuses', 'cdk_another_guess');
+    expect(limited.statusCode).toBe(429);
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    expect(limited.json()).toEqual({
+      message: expect.stringMatching(/^Rate limit of 3 requests a minute exceeded, retry in \d+ s$/),
+      code: 'rate_limited',
+      requestId: limited.headers['x-request-id'],
+    });
+    expect((await from('198.51.100.1', '/v2/openapi.json')).statusCode).toBe(429);
+  });
+
+  it('limits each address on its own, never a valid key, and never health checks', async () => {
+    const { key } = await createWorkspace(keyless);
+    for (let i = 0; i < 3; i += 1) expect((await from('198.51.100.2', '/v2/statuses')).statusCode).toBe(401);
+    expect((await from('198.51.100.2', '/v2/statuses')).statusCode).toBe(429);
+    expect((await from('198.51.100.3', '/v2/statuses')).statusCode).toBe(401);
+    for (let i = 0; i < 5; i += 1) {
+      expect((await from('198.51.100.2', '/v2/statuses', key)).statusCode).toBe(200);
+      expect((await from('198.51.100.2', '/healthz')).statusCode).toBe(200);
+      expect((await from('198.51.100.2', '/readyz')).statusCode).toBe(200);
+    }
+  });
+});
