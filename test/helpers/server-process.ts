@@ -130,7 +130,7 @@ export async function workspaceWithKey({ services }: Operator): Promise<{ id: nu
   const name = `multi-server ${process.pid}-${counter}`;
   const { id } = await services.accounts.createWorkspace(name);
   const email = `multi${counter}@example.com`;
-  await services.accounts.createUser({ workspaceId: id, email });
+  await services.accounts.createUser({ workspaceId: id, email, role: 'admin' });
   const { key, id: keyId } = await services.accounts.createKey({ workspaceId: id, email });
   return { id, key, keyId };
 }

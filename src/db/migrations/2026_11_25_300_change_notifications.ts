@@ -37,8 +37,9 @@ export async function up(db: Kysely<any>): Promise<void> {
   await sql`
     create trigger copydesk_key_changed after update of revoked_at, hash, workspace_id, user_id or delete
     on api_keys for each row execute function copydesk_notify_keys()`.execute(db);
+  // Any column: users gain columns later (a role) that a key's lookup reads too.
   await sql`
-    create trigger copydesk_user_changed after update of email, workspace_id or delete
+    create trigger copydesk_user_changed after update or delete
     on users for each row execute function copydesk_notify_keys()`.execute(db);
 }
 

@@ -131,7 +131,11 @@ export function createAccountsService(deps: AccountsDeps) {
     const key = await repo.findKey(db, keyId);
     if (!key) throw notFound(`Key ${keyId} not found`);
     if (key.revoked_at === null) await repo.revokeKey(db, keyId, now());
-    // Other processes hear of it from the database; this one need not wait for that.
+    forgetKeys();
+  }
+
+  /** Other processes hear of a revocation from the database; this one need not wait for that. */
+  function forgetKeys(): void {
     principals.keys();
     lookups.clear();
   }
@@ -144,6 +148,7 @@ export function createAccountsService(deps: AccountsDeps) {
       throw forbidden(`Key ${keyId} belongs to another user: only an admin may revoke it`);
     }
     if (key.revoked_at === null) await repo.revokeKey(db, keyId, now());
+    forgetKeys();
   }
 
   /**

@@ -4,8 +4,6 @@ import type { ActiveKey } from './accounts.repository.js';
 const MAX_KEYS = 10_000;
 const MAX_WORKSPACES = 100_000;
 
-type KeyRow = Omit<ActiveKey, 'revision'>;
-
 /**
  * Key lookups and workspace revisions kept in memory on PostgreSQL, where a lookup is a network
  * round trip. They are trusted only while the change feed listens: the database announces every
@@ -13,13 +11,17 @@ type KeyRow = Omit<ActiveKey, 'revision'>;
  * feed has not announced has not happened. While it does not listen, every lookup goes to the
  * database, as if nothing were kept.
  *
+ * A kept lookup serves only while its workspace is at the revision it was read at: a user's role
+ * or email changes through a write, which advances the revision, so the next request reads the
+ * key again. Revocations are not writes of a workspace's content and are announced on their own.
+ *
  * A lookup that started before an announcement may finish after it with older data: a revision
  * only ever grows (the larger one wins), and anything else read across a change of `epoch` is
  * used for its own request but not kept. Unknown keys are never kept, so guessing costs memory
  * nothing.
  */
 export class PrincipalCache implements ChangeEvents {
-  readonly #keys = new Map<string, KeyRow>();
+  readonly #keys = new Map<string, ActiveKey>();
   readonly #revisions = new Map<number, number>();
   #epoch = 0;
   #live = false;
@@ -27,18 +29,15 @@ export class PrincipalCache implements ChangeEvents {
   async lookup(hash: string, load: () => Promise<ActiveKey | undefined>): Promise<ActiveKey | undefined> {
     if (this.#live) {
       const key = this.#keys.get(hash);
-      const revision = key && this.#revisions.get(key.workspace_id);
-      if (key && revision !== undefined) return { ...key, revision };
+      if (key && this.#revisions.get(key.workspace_id) === key.revision) return { ...key };
     }
     const epoch = this.#epoch;
     const found = await load();
-    if (!found) return undefined;
-    if (!this.#live || epoch !== this.#epoch) return found;
-    const { revision, ...key } = found;
+    if (!found || !this.#live || epoch !== this.#epoch) return found;
     if (this.#keys.size >= MAX_KEYS) this.#keys.clear();
-    this.#keys.set(hash, key);
-    this.revision(found.workspace_id, revision);
-    return { ...key, revision: this.#revisions.get(found.workspace_id) ?? revision };
+    this.#keys.set(hash, { ...found });
+    this.revision(found.workspace_id, found.revision);
+    return found;
   }
 
   /** The key was used: its kept row says so, so the next touch waits its interval. */
