@@ -1,0 +1,149 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { afterAll } from 'vitest';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import { servicesFor } from '../../src/services.js';
+import { testDatabaseConfig } from '../helpers/database.js';
+
+/**
+ * What the reliability scenarios share: real server processes on the suite's database (a SQLite
+ * file, or PostgreSQL when DATABASE_URL names one), a workspace and key made directly in the
+ * database, and the size of the run (`npm run reliability -- --short` sets RELIABILITY_SHORT=1).
+ */
+export const SHORT = process.env.RELIABILITY_SHORT === '1';
+
+/** The short form's count, or the full form's. */
+export const scaled = (short: number, full: number) => (SHORT ? short : full);
+
+export const database = testDatabaseConfig();
+export const databaseUrl = database.kind === 'postgres' ? database.url : database.path;
+
+/** One line a scenario reports, collected into the figures of docs/reliability.md. */
+export function report(scenario: string, figures: Record<string, unknown>): void {
+  const form = SHORT ? 'short' : 'full';
+  console.log(`[reliability] ${scenario} (${database.kind}, ${form}): ${JSON.stringify(figures)}`);
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+export interface Workspace {
+  id: number;
+  key: string;
+}
+
+/** A migrated database with one workspace, its user and key; the handle is closed again. */
+export async function prepareWorkspace(name: string): Promise<Workspace> {
+  const setup = openDatabase(database);
+  await migrateToLatest(setup.db);
+  const services = servicesFor(loadConfig({}, { database }), setup);
+  const { id } = await services.accounts.createWorkspace(name);
+  await services.accounts.createUser({ workspaceId: id, email: 'ops@example.com', name: 'Ops' });
+  const { key } = await services.accounts.createKey({ workspaceId: id, email: 'ops@example.com' });
+  await setup.close();
+  return { id, key };
+}
+
+export interface ServerProcess {
+  child: ChildProcess;
+  base: string;
+  port: number;
+  /** Peak resident memory of the process so far, in MiB (Linux), or null. */
+  peakRssMiB(): number | null;
+}
+
+const children = new Set<ChildProcess>();
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+});
+
+/**
+ * `copydesk serve` in its own process, answering /healthz: the build in dist/ (what `npm install`
+ * makes and `npm run reliability` rebuilds), which starts in a fraction of the time the sources
+ * take through tsx; RELIABILITY_FROM_SOURCES=1 runs the sources instead.
+ */
+const ENTRY =
+  process.env.RELIABILITY_FROM_SOURCES === '1' ? ['--import', 'tsx', 'src/cli/run.ts'] : ['bin/copydesk.js'];
+
+export async function startServer(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...ENTRY, 'serve'], {
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      LOG_LEVEL: 'error',
+      RATE_LIMIT_PER_MINUTE: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.add(child);
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) break;
+    } catch {
+      if (Date.now() > deadline) throw new Error('server did not start');
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const peakRssMiB = () => {
+    try {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+      const kib = /VmHWM:\s+(\d+) kB/.exec(status)?.[1];
+      return kib ? Math.round(Number(kib) / 1024) : null;
+    } catch {
+      return null;
+    }
+  };
+  return { child, base, port, peakRssMiB };
+}
+
+export async function stopServer(server: ServerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+  if (server.child.exitCode !== null || server.child.signalCode !== null) return;
+  const exited = once(server.child, 'exit');
+  server.child.kill(signal);
+  await exited;
+}
+
+/** Polls /healthz every `everyMs` until stopped: how long each answer took, and any failure. */
+export function watchHealth(base: string, everyMs = 50) {
+  const latencies: number[] = [];
+  const failures: string[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      const started = performance.now();
+      try {
+        const res = await fetch(`${base}/healthz`);
+        await res.text();
+        if (res.status !== 200) failures.push(`status ${res.status}`);
+      } catch (error) {
+        failures.push((error as Error).message);
+      }
+      latencies.push(performance.now() - started);
+      await new Promise((r) => setTimeout(r, everyMs));
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      const sorted = [...latencies].sort((a, b) => a - b);
+      const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+      return { checks: latencies.length, failures, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
+    },
+  };
+}
