@@ -84,7 +84,7 @@ describe('two servers on one database', () => {
     await migrateToLatest(setup.db);
     const services = servicesFor(loadConfig({}, { database }), setup);
     const { id } = await services.accounts.createWorkspace('Reliability');
-    await services.accounts.createUser({ workspaceId: id, email: 'ops@example.com', name: 'Ops' });
+    await services.accounts.createUser({ workspaceId: id, email: 'ops@example.com', name: 'Ops', role: 'admin' });
     const { key } = await services.accounts.createKey({ workspaceId: id, email: 'ops@example.com' });
     await setup.close();
 
