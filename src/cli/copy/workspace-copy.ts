@@ -1,13 +1,12 @@
 import type { Limits } from '../../config.js';
 import { CLI_ACTOR } from '../../modules/changes/index.js';
 import type { Services } from '../../services.js';
+import { copyBlocks, copyContainers } from './containers.js';
 import { copyOrder } from './order.js';
 import { type CopySummary, type Progress, Report } from './report.js';
 import { readSource, type Snapshot } from './snapshot.js';
 import type { Source } from './source.js';
 import {
-  copyBlocks,
-  copyContainers,
   copyFolders,
   copySettings,
   copyStatuses,
