@@ -5,11 +5,14 @@
  */
 import { type MessageFormatElement, parse, TYPE } from '@formatjs/icu-messageformat-parser';
 import type { PluralForm } from '../../db/schema.js';
+import { localeCategories } from '../shared/plurals.js';
 import { flatStrings, type JsonString, readJsonObject } from './json.js';
 import { isForm, settlePlurals } from './plurals.js';
 import { MalformedFile, type ParsedEntry, type ParsedFile, type ParseOptions, type SkippedEntry } from './types.js';
 
 class Unsupported extends Error {}
+
+const EXACT: Readonly<Record<string, PluralForm>> = { '=1': 'one', '=2': 'two' };
 
 function render(elements: readonly MessageFormatElement[], pound: string | null): string {
   let out = '';
@@ -58,6 +61,7 @@ export function icuValue(message: string, where: string, locale: string) {
   const before = render(elements.slice(0, at), null);
   const after = render(elements.slice(at + 1), null);
   const forms = new Map<PluralForm, string>();
+  const exact = new Map<PluralForm, { selector: string; text: string }>();
   let explicitZero = false;
   for (const [selector, option] of Object.entries(plural.options)) {
     const text = before + render(option.value, plural.value) + after;
@@ -66,7 +70,17 @@ export function icuValue(message: string, where: string, locale: string) {
       explicitZero = true;
     } else if (isForm(selector)) {
       if (!(selector === 'zero' && explicitZero)) forms.set(selector, text);
-    } else throw new Unsupported(`the plural case ${selector} has no stored equivalent`);
+    } else if (selector in EXACT) exact.set(EXACT[selector]!, { selector, text });
+    else throw new Unsupported(`the plural case ${selector} has no stored equivalent`);
+  }
+  // Flutter writes `=1` and `=2` where CLDR has `one` and `two`: they become those forms when the
+  // message does not give the category itself and the locale has it.
+  for (const [form, { selector, text }] of exact) {
+    if (forms.has(form)) continue;
+    if (!localeCategories(locale).includes(form)) {
+      throw new Unsupported(`the plural case ${selector} has no stored equivalent in locale ${locale}`);
+    }
+    forms.set(form, text);
   }
   return settlePlurals(null, forms, locale, explicitZero);
 }

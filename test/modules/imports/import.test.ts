@@ -393,6 +393,27 @@ describe('files written by other tools', () => {
     expect(got.get('songs_other')?.text).toBe('%d songs');
   });
 
+  it('reads a Flutter ARB file: =0, =1 as one, placeholders, descriptions', async () => {
+    const ws = await fresh();
+    const arb = {
+      '@@locale': 'en',
+      inbox: '{count, plural, =0{No messages} =1{One message} other{{count} messages}}',
+      '@inbox': { description: 'Inbox badge', placeholders: { count: { type: 'int' } } },
+      greeting: 'Hello {name}',
+      twice: '{count, plural, =2{Both} other{{count}}}',
+    };
+    const report = await importFile(ws, { format: 'arb', projectId: 'web', content: JSON.stringify(arb) });
+    expect(report.created).toEqual(['inbox', 'greeting']);
+    expect(report.skipped).toEqual([
+      { key: 'twice', reason: 'the plural case =2 has no stored equivalent in locale en' },
+    ]);
+    const got = await records(ws);
+    expect(got.get('inbox')).toMatchObject({ text: '{{count}} messages', notes: 'Inbox badge' });
+    expect(got.get('inbox_zero')?.text).toBe('No messages');
+    expect(got.get('inbox_one')?.text).toBe('One message');
+    expect(got.get('greeting')).toMatchObject({ text: 'Hello {{name}}', variableIds: ['name'] });
+  });
+
   it('reads i18next v4 plurals without a plain key, and nested namespaces', async () => {
     const ws = await fresh();
     const content = JSON.stringify({
