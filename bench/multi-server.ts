@@ -58,13 +58,19 @@ function send(port: number, key: string, method: string, path: string, options: 
   });
 }
 
+// A workspace before any server starts, so none of them runs the first-start bootstrap.
+await freshKey();
 const servers: { port: number; child: ChildProcess }[] = [];
 for (let i = 0; i < serverCount; i++) {
   const port = await freePort();
   const child = startServer({ DATABASE_URL, PORT: String(port), ...redisEnv });
   servers.push({ port, child });
 }
-await Promise.all(servers.map(({ port }) => waitForHttp(`http://127.0.0.1:${port}/readyz`)));
+// Whatever fails below, no server outlives the script.
+process.once('exit', () => {
+  for (const { child } of servers) if (child.exitCode === null) child.kill('SIGKILL');
+});
+await Promise.all(servers.map(({ port }) => waitForHttp(`http://127.0.0.1:${port}/readyz`, 60_000)));
 
 // Background load: autocannon against every server with a key of its own workspace.
 const background: autocannon.Instance[] = [];
