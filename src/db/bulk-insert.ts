@@ -19,9 +19,25 @@ export async function bulkInsert(
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
 ): Promise<void> {
-  if (rows.length === 0) return;
+  await bulkInsertReturning(executor, table, columns, rows, []);
+}
+
+/**
+ * `bulkInsert` answering the `returning` columns of every inserted row, in no particular order
+ * (neither database promises one for a multi-row insert).
+ */
+export async function bulkInsertReturning<R>(
+  executor: Executor,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  returning: readonly string[],
+): Promise<R[]> {
+  const out: R[] = [];
+  if (rows.length === 0) return out;
   const postgres = dialectOf(executor) === 'postgres';
   const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values `;
+  const tail = returning.length > 0 ? ` returning ${returning.map(quote).join(', ')}` : '';
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   for (let start = 0; start < rows.length; start += perStatement) {
     const part = rows.slice(start, start + perStatement);
@@ -33,6 +49,20 @@ export async function bulkInsert(
       });
       return `(${slots.join(', ')})`;
     });
-    await executor.executeQuery(CompiledQuery.raw(head + tuples.join(', '), parameters));
+    const result = await executor.executeQuery<R>(CompiledQuery.raw(head + tuples.join(', ') + tail, parameters));
+    if (tail) out.push(...result.rows);
   }
+  return out;
+}
+
+/** `bulkInsert` of rows given as objects that all have the first row's keys, in that order. */
+export function bulkInsertObjects<R = never>(
+  executor: Executor,
+  table: string,
+  rows: readonly object[],
+  returning: readonly string[] = [],
+): Promise<R[]> {
+  const columns = rows[0] ? Object.keys(rows[0]) : [];
+  const values = rows.map((row) => columns.map((column) => (row as Record<string, unknown>)[column]));
+  return bulkInsertReturning<R>(executor, table, columns, values, returning);
 }

@@ -1,4 +1,5 @@
 import { type Insertable, sql } from 'kysely';
+import { bulkInsertObjects } from '../../db/bulk-insert.js';
 import type { Executor } from '../../db/schema.js';
 import type { NewTextRow, TextVariantsTable } from '../../db/schema.texts.js';
 import { assembleEntities, type TextChanges, type TextColumns, type TextVariableRow, textColumns } from './entities.js';
@@ -9,8 +10,6 @@ import type { TextEntity, TextFieldChanges, TextItem, TextKind, TextOfKind } fro
  * variant values, their listed variables) and writes go in multi-row batches.
  */
 
-/** Under SQLite's limit of 32,766 bound parameters per statement (PostgreSQL allows 65,535). */
-const MAX_PARAMETERS = 30_000;
 /** Ids per `in (...)` list, leaving room for the other parameters of the statement. */
 const IDS_PER_QUERY = 5_000;
 
@@ -19,9 +18,6 @@ export function chunks<T>(items: readonly T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
-
-/** Rows per multi-row insert for a table of `columns` columns. */
-const rowsPerInsert = (columns: number) => Math.max(1, Math.floor(MAX_PARAMETERS / columns));
 
 /** The columns a read turns into a `TextEntity` (not `SELECT *`: the timestamps are never read). */
 export const TEXT_COLUMNS = [
@@ -164,23 +160,21 @@ export async function existingDeveloperIds(
 
 /** Inserts texts in batches; answers developer ID -> row id (developer IDs are unique per kind). */
 export async function insertTexts(db: Executor, rows: readonly NewTextRow[]): Promise<Map<string, number>> {
-  const ids = new Map<string, number>();
-  const columns = rows[0] ? Object.keys(rows[0]).length : 1;
-  for (const part of chunks(rows, rowsPerInsert(columns))) {
-    const inserted = await db.insertInto('texts').values(part).returning(['id', 'developer_id']).execute();
-    for (const row of inserted) ids.set(row.developer_id, row.id);
-  }
-  return ids;
+  const inserted = await bulkInsertObjects<{ id: number; developer_id: string }>(db, 'texts', rows, [
+    'id',
+    'developer_id',
+  ]);
+  return new Map(inserted.map((row) => [row.developer_id, row.id]));
 }
 
 export type NewVariantValueRow = Insertable<TextVariantsTable>;
 
 export async function insertVariantValues(db: Executor, rows: readonly NewVariantValueRow[]): Promise<void> {
-  for (const part of chunks(rows, rowsPerInsert(9))) await db.insertInto('text_variants').values(part).execute();
+  await bulkInsertObjects(db, 'text_variants', rows);
 }
 
 export async function insertTextVariables(db: Executor, rows: readonly TextVariableRow[]): Promise<void> {
-  for (const part of chunks(rows, rowsPerInsert(2))) await db.insertInto('text_variables').values(part).execute();
+  await bulkInsertObjects(db, 'text_variables', rows);
 }
 
 /** Every change of a text stamps the revision of the write it is part of: its ETag changes. */
