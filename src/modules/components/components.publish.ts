@@ -47,9 +47,9 @@ export async function publishTextItem(
     if (!folder) throw badRequest(`folderId: ${folderNotFound(input.folderId)}`);
     folderId = folder.id;
   }
-  const existing = await loadExistingTexts(trx, workspaceId, 'component', [id]);
-  if (existing.ids.has(id)) throw conflict(`Component with developer ID ${id} already exists in workspace`);
   const forms = pluralFormsOf([item.plurals, ...item.variants.map((v) => v.plurals)]);
+  const existing = await loadExistingTexts(trx, workspaceId, 'component', [{ developerId: id, forms }]);
+  if (existing.ids.has(id)) throw conflict(`Component with developer ID ${id} already exists in workspace`);
   const collision = pluralCollision(id, forms, (other) => existing.ids.has(other), existing.formsOf);
   if (collision) throw badRequest(`textItemId: ${collision}`);
 

@@ -30,6 +30,7 @@ import {
   textChanges,
   updatedEntity,
   variantNotFoundMessage,
+  wantedIds,
 } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
@@ -91,12 +92,7 @@ export function createComponentsService(deps: ComponentsDeps) {
     };
     const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
     const tree = await deps.folders.loadFolderTree(trx, workspaceId);
-    const existing = await loadExistingTexts(
-      trx,
-      workspaceId,
-      'component',
-      components.map((c) => c.developerId),
-    );
+    const existing = await loadExistingTexts(trx, workspaceId, 'component', wantedIds(components));
     const plan = planCreate(components, context, tree, existing);
     const created = await createTexts(trx, workspaceId, plan.map(newComponent), now());
     const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);

@@ -35,6 +35,7 @@ import {
   updateTextFields,
   variantNotFoundMessage,
   type WriteContext,
+  wantedIds,
 } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
@@ -118,12 +119,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
       variables: items.flatMap((c) => c.variables ?? []),
     };
     const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
-    const existing = await loadExistingTexts(
-      trx,
-      workspaceId,
-      'text_item',
-      items.map((i) => i.developerId),
-    );
+    const existing = await loadExistingTexts(trx, workspaceId, 'text_item', wantedIds(items));
     const plan = planCreate(items, context, target, existing);
     const position = await deps.blocks.nextItemPosition(trx, workspaceId, target.container.id);
     const planned = plan.map((p, i) => newTextItem(target.container.id, p, position + i));

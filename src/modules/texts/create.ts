@@ -150,19 +150,42 @@ export function planContents<I extends NewContentInput, T>(
   });
 }
 
+/** A developer ID a write asks for (none: one is generated), with the plural forms its text has. */
+export interface WantedId {
+  developerId: string | undefined;
+  forms: ReadonlySet<PluralForm>;
+}
+
+export const wantedIds = (inputs: readonly NewContentInput[]): WantedId[] =>
+  inputs.map((input) => ({ developerId: input.developerId, forms: inputForms(input) }));
+
 /**
- * What a create's developer IDs are checked against: every id of the kind, and the plural forms
- * of the texts whose plural records an explicit id of the request could be (`cart` for `cart_one`).
+ * What a create's developer IDs are checked against: the existing ids that matter (every id of
+ * the kind when one is generated; else the ids asked for, their plural record ids and the texts
+ * whose plural records they could be) and the plural forms of those texts (`cart` for `cart_one`).
  */
 export async function loadExistingTexts(
   trx: Executor,
   workspaceId: number,
   kind: TextKind,
-  explicitIds: readonly (string | undefined)[],
+  wanted: readonly WantedId[],
 ): Promise<ExistingTexts> {
-  const ids = await repo.listDeveloperIds(trx, workspaceId, kind);
-  const bases = explicitIds.flatMap((id) => splitPluralRecordId(id ?? '')?.base ?? []).filter((id) => ids.has(id));
-  const entities = await repo.loadTextsByDeveloperIds(trx, workspaceId, kind, bases);
+  const bases = wanted.flatMap((w) => splitPluralRecordId(w.developerId ?? '')?.base ?? []);
+  const ids = wanted.some((w) => w.developerId === undefined)
+    ? await repo.listDeveloperIds(trx, workspaceId, kind)
+    : await repo.existingDeveloperIds(trx, workspaceId, kind, [
+        ...bases,
+        ...wanted.flatMap(({ developerId, forms }) => [
+          developerId as string,
+          ...[...forms].map((f) => `${developerId}_${f}`),
+        ]),
+      ]);
+  const entities = await repo.loadTextsByDeveloperIds(
+    trx,
+    workspaceId,
+    kind,
+    bases.filter((id) => ids.has(id)),
+  );
   const forms = new Map(
     entities.map((e) => [e.developerId, pluralFormsOf([e.plurals, ...e.variants.map((v) => v.plurals)])]),
   );

@@ -28,6 +28,7 @@ export {
   loadExistingTexts,
   type PlannedContent,
   planContents,
+  wantedIds,
 } from './create.js';
 export { assertIfMatch, etagOf, type IfMatch, parseIfMatch } from './etags.js';
 export { type FilterKey, type ParsedFilter, parseFilter } from './filter.parse.js';
