@@ -7,6 +7,7 @@ import * as changeNotifications from './migrations/2026_11_25_300_change_notific
 import * as people from './migrations/2026_11_25_701_people.js';
 import * as textRevision from './migrations/2026_11_25_702_text_revision.js';
 import * as textSearch from './migrations/2026_11_25_703_text_search.js';
+import * as compactChangeFields from './migrations/2026_11_25_800_compact_change_fields.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -19,6 +20,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_701_people': people,
   '2026_11_25_702_text_revision': textRevision,
   '2026_11_25_703_text_search': textSearch,
+  '2026_11_25_800_compact_change_fields': compactChangeFields,
 };
 
 /** Every migration, in the order they apply. */

@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { bulkInsert } from '../../db/bulk-insert.js';
 import type { Database, Executor } from '../../db/schema.js';
+import { fieldsOfStored, storedFields } from './changes.stored.js';
 import type { Change, RecordedChange, WriteScope } from './changes.types.js';
 
 /**
@@ -62,7 +63,7 @@ export async function insertChanges(
       c.developerId,
       c.variantId,
       c.action,
-      JSON.stringify(c.fields),
+      storedFields(c.fields),
     ]),
   );
 }
@@ -115,7 +116,7 @@ export async function listChanges(db: Executor, workspaceId: number, query: Chan
     developerId: row.developer_id,
     variantId: row.variant_id,
     action: row.action as RecordedChange['action'],
-    fields: JSON.parse(row.fields) as RecordedChange['fields'],
+    fields: fieldsOfStored(row.fields),
   }));
 }
 
