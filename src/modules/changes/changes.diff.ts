@@ -14,11 +14,19 @@ const PLACEMENT = new Set(['folderId', 'blockId']);
 /** The fields that differ, each with its value before and after (absent values are null). */
 export function diffFields(before: Fields | null, after: Fields | null): FieldChanges {
   const changes: FieldChanges = {};
-  const names = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  // A create or a delete lists every field: no comparison, and no set of names (a batch create
+  // diffs thousands of records).
+  if (before === null || after === null) {
+    for (const name in before ?? after ?? {}) {
+      changes[name] = { before: before?.[name] ?? null, after: after?.[name] ?? null };
+    }
+    return changes;
+  }
+  const names = new Set([...Object.keys(before), ...Object.keys(after)]);
   for (const name of names) {
-    const was = before?.[name] ?? null;
-    const is = after?.[name] ?? null;
-    if (before !== null && after !== null && same(was, is)) continue;
+    const was = before[name] ?? null;
+    const is = after[name] ?? null;
+    if (same(was, is)) continue;
     changes[name] = { before: was, after: is };
   }
   return changes;
