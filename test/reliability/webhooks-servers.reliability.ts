@@ -47,7 +47,7 @@ async function startServer(): Promise<{ child: ChildProcess; base: string }> {
   });
   children.add(child);
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
     try {
