@@ -18,6 +18,7 @@ import { registerRateLimits } from './http/rate-limit.js';
 import { ErrorResponse } from './http/schemas.js';
 import { registerStorableText } from './http/storable-text.js';
 import { validatorCompiler } from './http/validation.js';
+import { registerWebApp } from './http/web-app.js';
 import { keysRoutes } from './modules/accounts/keys.routes.js';
 import { sessionRoutes } from './modules/accounts/session.routes.js';
 import { workspaceRoutes } from './modules/accounts/workspace.routes.js';
@@ -231,6 +232,8 @@ export async function buildApp(deps: AppDeps) {
   // The deprecated APIs that existing clients still call: v0 at the host root, v1 under /v1.
   await app.register(legacyRoutes, { version: 'v0', services, limits: config.limits });
   await app.register(legacyRoutes, { version: 'v1', services, limits: config.limits, prefix: '/v1' });
+  // The writers' web app at /, on the same public API.
+  await registerWebApp(app);
 
   return app;
 }

@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+/** Where `npm install` (the root build) puts the web app's files. */
+export const WEB_APP_DIR = resolve(import.meta.dirname, '../../web/dist');
+
+/** API paths that must stay 404s (JSON) rather than fall back to the app's page. */
+const API_PREFIXES = ['/v2/', '/v1/', '/docs', '/healthz', '/readyz', '/token-check'];
+
+/**
+ * The writers' web app at `/`: its built files, and `index.html` for every other GET that is not
+ * an API path, so the app's own paths (`/set-password`) load it. Its hashed assets are cached
+ * for a year; `index.html` is revalidated so a new build is picked up at once.
+ */
+export async function registerWebApp(app: FastifyInstance, dir = WEB_APP_DIR): Promise<void> {
+  if (!existsSync(resolve(dir, 'index.html'))) {
+    app.log.warn({ dir }, 'the web app is not built (npm run build:web): / answers 404');
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: dir,
+    prefix: '/',
+    wildcard: false,
+    index: ['index.html'],
+    setHeaders: (res, path) => {
+      const hashed = path.includes('/assets/');
+      res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      res.header('x-content-type-options', 'nosniff');
+      if (!hashed)
+        res.header(
+          'content-security-policy',
+          "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'",
+        );
+    },
+  });
+  app.get('/*', { schema: { hide: true } }, (request, reply) => {
+    const api = API_PREFIXES.some((p) => request.url.startsWith(p));
+    if (api || !request.headers.accept?.includes('text/html')) return reply.callNotFound();
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

@@ -1,0 +1,263 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { onPostgres, tempSqlitePath } from '../helpers/database.js';
+import { keyed, type RealServer, startServer } from './server.js';
+
+/**
+ * The writers' web app in headless Chromium against a real server: the flows a writer goes
+ * through, a conflict between two people, a viewer, a forged write, and axe-core on each page.
+ * Screenshots of each page go to test-results/ (not committed).
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ROOT = resolve(import.meta.dirname, '../..');
+const SHOTS = resolve(ROOT, 'test-results');
+const PASSWORD = 'e2e admin password';
+let shotSuffix = '';
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let server: RealServer;
+let dropScratch = async () => {};
+
+/** On the PostgreSQL run, a database of the server's own: its first start must find it empty. */
+async function scratchPostgres(): Promise<string> {
+  const name = `copydesk_e2e_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  dropScratch = async () => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(`drop database if exists ${name} with (force)`);
+    await client.end();
+  };
+  const url = new URL(String(process.env.DATABASE_URL));
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+describe('the web app in Chromium', { timeout: 120_000 }, () => {
+  beforeAll(async () => {
+    if (!existsSync(resolve(ROOT, 'web/dist/index.html')))
+      throw new Error('web/dist is missing: run npm run build:web');
+    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+    mkdirSync(SHOTS, { recursive: true });
+    // Screenshots of the SQLite run; the PostgreSQL run's go beside them.
+    shotSuffix = onPostgres() ? '-postgres' : '';
+    server = await startServer(onPostgres() ? await scratchPostgres() : tempSqlitePath('copydesk-e2e-'));
+    const api = keyed(server);
+    await api('POST', 'variants', { variants: [{ name: 'French', developerId: 'fr', localeCode: 'fr' }] });
+    await api('POST', 'variables', { variables: [{ name: 'name', type: 'string', data: { example: 'Ada' } }] });
+    await api('POST', 'projects', { projects: [{ name: 'Shop', developerId: 'shop' }] });
+    await api('POST', 'textItems', {
+      projectId: 'shop',
+      textItems: [
+        { developerId: 'greeting', text: 'Hello', characterLimit: 30 },
+        { developerId: 'farewell', text: 'Goodbye', variants: [{ variantId: 'fr', text: 'Au revoir' }] },
+      ],
+    });
+    await api('POST', 'components', { components: [{ developerId: 'cancel', name: 'Cancel', text: 'Cancel' }] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    for (const context of contexts) await context.close().catch(() => undefined);
+    await browser?.close();
+    await server?.stop();
+    await dropScratch();
+  });
+
+  async function newPage(): Promise<Page> {
+    // bypassCSP: only so that axe-core can be injected; the app itself runs under its policy.
+    const context = await browser.newContext({
+      baseURL: server.base,
+      viewport: { width: 1400, height: 900 },
+      acceptDownloads: true,
+      bypassCSP: true,
+    });
+    context.setDefaultTimeout(10_000);
+    contexts.push(context);
+    return context.newPage();
+  }
+
+  async function signIn(page: Page, email: string, password: string): Promise<void> {
+    await page.goto('/');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('listbox', { name: 'Texts' }).waitFor();
+  }
+
+  async function checkAccessibility(page: Page, name: string): Promise<void> {
+    await page.screenshot({ path: resolve(SHOTS, `${name}${shotSuffix}.png`), fullPage: true });
+    await page.addScriptTag({ content: axeSource });
+    const violations = await page.evaluate(async (): Promise<string[]> => {
+      // Runs in the page, where axe-core was just injected.
+      const page = globalThis as any;
+      const result = await page.axe.run(page.document, { runOnly: ['wcag2a', 'wcag2aa'] });
+      return result.violations
+        .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+        .map(
+          (v: { id: string; nodes: { target: string[] }[] }) =>
+            `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        );
+    });
+    expect(violations, name).toEqual([]);
+  }
+
+  const editor = (page: Page, title = 'Base text') => page.getByRole('textbox', { name: `${title} text` });
+
+  let admin: Page;
+
+  it('the first admin sets a password from the printed link and lands in the workspace', async () => {
+    admin = await newPage();
+    await admin.goto(server.passwordLink);
+    await checkAccessibility(admin, '01-set-password');
+    await admin.getByLabel(/New password/).fill(PASSWORD);
+    await admin.getByRole('button', { name: 'Set password and sign in' }).click();
+    await admin.getByRole('option', { name: /Hello/ }).waitFor();
+    await checkAccessibility(admin, '02-workspace');
+  });
+
+  it('edits a text with bold and a variable; the API then has both', async () => {
+    await admin.getByRole('option', { name: /Hello/ }).click();
+    const text = editor(admin);
+    await text.click();
+    await admin.keyboard.press('Control+A');
+    await admin.keyboard.type('Hi ');
+    await admin.getByRole('button', { name: 'Bold' }).first().click();
+    await admin.keyboard.type('there');
+    await admin.getByRole('button', { name: 'Bold' }).first().click();
+    await admin.keyboard.type(' ');
+    await admin.getByLabel('Insert variable').first().selectOption('name');
+    await expect
+      .poll(() =>
+        admin
+          .getByText(/characters/)
+          .first()
+          .textContent(),
+      )
+      .toMatch(/^17 \/ 30 characters$/);
+    await checkAccessibility(admin, '03-editor');
+    await admin.getByRole('button', { name: 'Save base text' }).click();
+    await admin.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const records = await keyed(server)<{ id: string; text: string; richText: string; variableIds: string[] }[]>(
+      'GET',
+      'textItems?richText=html',
+    );
+    const greeting = records.find((r) => r.id === 'greeting');
+    expect(greeting?.text).toBe('Hi there {{name}}');
+    expect(greeting?.richText).toBe('Hi <strong>there</strong> {{name}}');
+    expect(greeting?.variableIds).toEqual(['name']);
+  });
+
+  it('a conflict between two people: the second save sees the other text and keeps its own', async () => {
+    const other = await newPage();
+    await signIn(other, 'admin@localhost', PASSWORD);
+    await admin.getByRole('option', { name: /Goodbye/ }).click();
+    await editor(admin).click();
+    await admin.keyboard.press('End');
+    await admin.keyboard.type(' from me');
+
+    await other.getByRole('option', { name: /Goodbye/ }).click();
+    await editor(other).click();
+    await other.keyboard.press('End');
+    await other.keyboard.type(' from them');
+    await other.getByRole('button', { name: 'Save base text' }).click();
+    await other.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+
+    await admin.getByRole('button', { name: 'Save base text' }).click();
+    const conflict = admin.getByRole('alert').filter({ hasText: 'Someone else changed this text' });
+    await conflict.waitFor();
+    await expect.poll(() => conflict.textContent()).toContain('Goodbye from them');
+    await admin.screenshot({ path: resolve(SHOTS, `04-conflict${shotSuffix}.png`) });
+    await admin.getByRole('button', { name: 'Keep mine' }).click();
+    await admin.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    const records = await keyed(server)<{ id: string; text: string }[]>('GET', 'textItems');
+    expect(records.find((r) => r.id === 'farewell')?.text).toBe('Goodbye from me');
+  });
+
+  it('search finds a text in a variant; the French text shows beside the base', async () => {
+    await admin.getByRole('searchbox', { name: 'Search texts' }).fill('revoir');
+    await admin
+      .getByRole('list', { name: 'Search results' })
+      .getByRole('button', { name: /farewell/ })
+      .click();
+    await admin.getByLabel('Variant beside the base text').selectOption('fr');
+    await expect.poll(() => editor(admin, 'French').textContent()).toBe('Au revoir');
+  });
+
+  it('a viewer reads but cannot edit, and a write without the CSRF token is refused', async () => {
+    const api = keyed(server);
+    const { passwordLink } = await api<{ passwordLink: string }>('POST', 'users', {
+      email: 'viewer@example.com',
+      role: 'viewer',
+    });
+    const token = new URL(passwordLink).hash.slice('#token='.length);
+    await fetch(`${server.base}/v2/session/password`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token, password: 'viewer password' }),
+    });
+    const viewer = await newPage();
+    await signIn(viewer, 'viewer@example.com', 'viewer password');
+    await viewer.getByRole('option', { name: /Hi there/ }).click();
+    await expect.poll(() => editor(viewer).getAttribute('contenteditable')).toBe('false');
+    expect(await viewer.getByRole('button', { name: 'Save base text' }).count()).toBe(0);
+    await viewer.getByText('a viewer cannot change it').first().waitFor();
+    await checkAccessibility(viewer, '05-viewer');
+
+    const statuses = await viewer.evaluate(async () => {
+      const session = (await (await fetch('/v2/session')).json()) as { csrfToken: string };
+      const body = JSON.stringify({ components: [{ developerId: 'forged', name: 'Forged', text: 'x' }] });
+      const headers = { 'content-type': 'application/json' };
+      const noToken = await fetch('/v2/components', { method: 'POST', headers, body });
+      const withToken = await fetch('/v2/components', {
+        method: 'POST',
+        headers: { ...headers, 'x-csrf-token': session.csrfToken },
+        body,
+      });
+      return [noToken.status, withToken.status];
+    });
+    // Without the token: refused as a forged write; with it: refused for the viewer's role.
+    expect(statuses).toEqual([403, 403]);
+  });
+
+  it('history, export and settings pages work and pass axe-core', async () => {
+    await admin.getByRole('button', { name: 'History' }).click();
+    await admin.getByRole('region', { name: 'Recent changes' }).getByText('farewell').first().waitFor();
+    await checkAccessibility(admin, '06-history');
+
+    await admin.getByRole('button', { name: 'Export' }).click();
+    await admin.getByLabel('Variant').selectOption('fr');
+    const [download] = await Promise.all([
+      admin.waitForEvent('download'),
+      admin.getByRole('button', { name: 'Download' }).click(),
+    ]);
+    const file = JSON.parse(readFileSync(String(await download.path()), 'utf8'));
+    expect(file).toMatchObject({ farewell: 'Au revoir' });
+    await checkAccessibility(admin, '07-export');
+
+    await admin.getByRole('button', { name: 'Settings' }).click();
+    await admin.getByRole('button', { name: 'Create key' }).waitFor();
+    await checkAccessibility(admin, '08-settings');
+  });
+});

@@ -1,0 +1,36 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { setupApp } from '../helpers/app.js';
+
+const ctx = await setupApp();
+const DIST = resolve(import.meta.dirname, '../../web/dist');
+
+describe('the web app at /', () => {
+  it('serves index.html at / and for the app’s own paths, and its hashed assets', async () => {
+    expect(existsSync(resolve(DIST, 'index.html')), 'run npm run build:web').toBe(true);
+    for (const url of ['/', '/set-password']) {
+      const res = await ctx.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('<div id="root"></div>');
+      expect(res.headers['cache-control']).toBe('no-cache');
+    }
+    const script = readdirSync(resolve(DIST, 'assets')).find((f) => f.endsWith('.js'));
+    const asset = await ctx.app.inject({ method: 'GET', url: `/assets/${script}` });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    expect(asset.headers['cache-control']).toContain('immutable');
+  });
+
+  it('keeps API paths and non-HTML requests as JSON 404s', async () => {
+    for (const url of ['/v2/nothing-here', '/v1/nothing-here']) {
+      const res = await ctx.app.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.json().code).toBe('not_found');
+    }
+    const json = await ctx.app.inject({ method: 'GET', url: '/somewhere', headers: { accept: 'application/json' } });
+    expect(json.statusCode).toBe(404);
+    expect(json.json().code).toBe('not_found');
+  });
+});

@@ -1,0 +1,71 @@
+import { Component, type ReactNode, useCallback, useEffect, useState } from 'react';
+import { ApiError, api, type Session, setCsrfToken } from './api';
+import { SetPassword, SignIn } from './SignIn';
+import { Workspace } from './Workspace';
+
+/** Never a blank page: a render error shows what happened and a way back. */
+class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
+  state = { error: null as Error | null };
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+  render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <main className="centered">
+        <h1>Something went wrong</h1>
+        <p role="alert">{this.state.error.message}</p>
+        <button type="button" onClick={() => window.location.reload()}>
+          Reload
+        </button>
+      </main>
+    );
+  }
+}
+
+export function App() {
+  const [session, setSession] = useState<Session | null | undefined>(undefined);
+  const [problem, setProblem] = useState<string | null>(null);
+  const onPasswordPage = window.location.pathname === '/set-password';
+
+  const signedIn = useCallback((s: Session) => {
+    setCsrfToken(s.csrfToken);
+    setSession(s);
+    if (window.location.pathname !== '/') window.history.replaceState(null, '', '/');
+  }, []);
+
+  useEffect(() => {
+    if (onPasswordPage) return;
+    api
+      .get<Session>('session')
+      .then(signedIn)
+      .catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 401) setSession(null);
+        else setProblem(error instanceof Error ? error.message : String(error));
+      });
+  }, [onPasswordPage, signedIn]);
+
+  const signOut = async () => {
+    await api.delete('session').catch(() => undefined);
+    setCsrfToken(null);
+    setSession(null);
+  };
+
+  let page: ReactNode;
+  if (problem)
+    page = (
+      <main className="centered">
+        <p role="alert">The server could not be reached: {problem}</p>
+      </main>
+    );
+  else if (onPasswordPage && !session) page = <SetPassword onSignedIn={signedIn} />;
+  else if (session === undefined)
+    page = (
+      <main className="centered" aria-busy="true">
+        Loading…
+      </main>
+    );
+  else if (session === null) page = <SignIn onSignedIn={signedIn} />;
+  else page = <Workspace session={session} onSignOut={signOut} />;
+  return <ErrorBoundary>{page}</ErrorBoundary>;
+}

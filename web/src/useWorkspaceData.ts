@@ -1,0 +1,39 @@
+import { useEffect, useState } from 'react';
+import { api } from './api';
+
+export interface WorkspaceData {
+  projects: { id: string; name: string }[];
+  folders: { id: string; name: string; parentId: string | null }[];
+  variants: { id: string; name: string; localeCode: string | null }[];
+  variables: { id: string; name: string; type: string }[];
+  statuses: { id: string; name: string }[];
+  users: { email: string; name: string; role: string }[];
+  reload: () => void;
+}
+
+/** What every page needs of the workspace, read once and again on `reload`. */
+export function useWorkspaceData(): WorkspaceData {
+  const [round, setRound] = useState(0);
+  const [data, setData] = useState<Omit<WorkspaceData, 'reload'>>({
+    projects: [],
+    folders: [],
+    variants: [],
+    variables: [],
+    statuses: [],
+    users: [],
+  });
+  useEffect(() => {
+    void round;
+    Promise.all([
+      api.get<WorkspaceData['projects']>('projects'),
+      api.get<WorkspaceData['folders']>('componentFolders'),
+      api.get<WorkspaceData['variants']>('variants'),
+      api.get<WorkspaceData['variables']>('variables'),
+      api.get<WorkspaceData['statuses']>('statuses'),
+      api.get<WorkspaceData['users']>('users'),
+    ]).then(([projects, folders, variants, variables, statuses, users]) =>
+      setData({ projects, folders, variants, variables, statuses, users }),
+    );
+  }, [round]);
+  return { ...data, reload: () => setRound((r) => r + 1) };
+}
