@@ -35,7 +35,13 @@ export interface Answer {
 }
 
 const running = new Set<ChildProcess>();
-let cleanupRegistered = false;
+// Registered when a test file imports this helper (afterAll inside a running test is not honoured),
+// and on exit as well: a failed assertion must not leave servers behind.
+const killAll = () => {
+  for (const child of running) child.kill('SIGKILL');
+};
+afterAll(killAll);
+process.once('exit', killAll);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -52,12 +58,6 @@ async function freePort(): Promise<number> {
  * with the given environment on top of this process's, and waits until it answers.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  if (!cleanupRegistered) {
-    cleanupRegistered = true;
-    afterAll(() => {
-      for (const child of running) child.kill('SIGKILL');
-    });
-  }
   const port = await freePort();
   const { HOST: _host, PORT: _port, REDIS_URL: _redis, ...inherited } = process.env;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve', '--port', String(port)], {
