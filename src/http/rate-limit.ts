@@ -56,7 +56,14 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     max: perAddress,
     timeWindow: '1 minute',
     keyGenerator: (request) => `address:${request.ip}`,
-    allowList: (request) => UNCOUNTED.has(request.routeOptions.url ?? ''),
+    allowList: (request) => {
+      const url = request.routeOptions.url ?? '';
+      if (UNCOUNTED.has(url)) return true;
+      // Public reads outside the API (the web app's files, the docs page) are fixed files that a
+      // whole office behind one address loads many times a minute; failed keys and sign-ins count.
+      const read = request.method === 'GET' || request.method === 'HEAD';
+      return read && !request.routeOptions.config.auth && !url.startsWith('/v2/') && !url.startsWith('/v1/');
+    },
   });
   return async (request, reply) => {
     const outcome = await check(request);

@@ -96,6 +96,8 @@ describe('rate limiting of requests without a valid key, per client address', as
       expect((await from('198.51.100.2', '/v2/statuses', key)).statusCode).toBe(200);
       expect((await from('198.51.100.2', '/healthz')).statusCode).toBe(200);
       expect((await from('198.51.100.2', '/readyz')).statusCode).toBe(200);
+      // The docs page is a public read outside the API: not counted either.
+      expect((await from('198.51.100.2', '/docs/static/index.html')).statusCode).not.toBe(429);
     }
   });
 });
