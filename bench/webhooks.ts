@@ -120,6 +120,7 @@ async function drain(): Promise<void> {
   const bench = await startTracked('bench drain');
   await bench.call('PUT', 'webhooks/signingKey', { signingKey: SIGNING_KEY });
   await bench.call('POST', 'webhooks', { webhooks: [{ name: 'Drain', url: hookUrl(0), events: ['*'] }] });
+  await bench.call('POST', 'components', { components: [{ developerId: 'cart', text: 'Cart' }] });
   await sleep(3000);
   const pid = bench.server.pid as number;
   const idle = rssMiB(pid);
@@ -127,19 +128,13 @@ async function drain(): Promise<void> {
   const { db } = database;
   const hook = await db.selectFrom('webhooks').select(['id', 'workspace_id']).executeTakeFirstOrThrow();
   const at = new Date().toISOString();
-  const change = JSON.stringify([
-    {
-      id: '1',
-      at,
-      actor: 'bench@example.com',
-      keyId: null,
-      kind: 'component',
-      developerId: 'c',
-      variantId: null,
-      action: 'updated',
-      fields: { text: { before: 'a', after: 'b' } },
-    },
-  ]);
+  // Every event carries the one real change, by reference, as events written by a write do.
+  const last = await db
+    .selectFrom('changes')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('workspace_id', '=', hook.workspace_id)
+    .executeTakeFirstOrThrow();
+  const change = JSON.stringify({ r: [[last.id, last.id]] });
   const seeded = performance.now();
   await db.transaction().execute(async (trx) => {
     const CHUNK = 2000;
