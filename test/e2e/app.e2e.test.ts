@@ -260,4 +260,35 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     await admin.getByRole('button', { name: 'Create key' }).waitFor();
     await checkAccessibility(admin, '08-settings');
   });
+  it('imports an i18next file into a project: preview, then import; the API has the texts', async () => {
+    const page = admin.getByRole('main');
+    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Import' }).click();
+    const file = JSON.stringify({ checkout: 'Check out', 'bad key': 'x' });
+    await page
+      .getByLabel('File')
+      .setInputFiles({ name: 'en.json', mimeType: 'application/json', buffer: Buffer.from(file) });
+    await page.getByLabel('Format').selectOption('json_i18next');
+    await page.getByLabel('Into').selectOption('shop');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const result = page.getByRole('status', { name: 'Import result' });
+    await result.getByText('Preview: nothing written yet').waitFor();
+    await expect.poll(() => result.textContent()).toMatch(/Created1.*Skipped1.*bad key/);
+    const api = keyed(server);
+    const before = await api<{ id: string }[]>('GET', 'textItems');
+    expect(before.some((r) => r.id === 'checkout')).toBe(false);
+
+    await page.getByRole('button', { name: 'Import', exact: true }).click();
+    await result.getByText('Imported').waitFor();
+    await checkAccessibility(admin, '09-import');
+    const records = await api<{ id: string; text: string; projectId: string }[]>('GET', 'textItems');
+    expect(records.find((r) => r.id === 'checkout')).toMatchObject({ text: 'Check out', projectId: 'shop' });
+
+    // A file that does not parse: the server's 400 message is shown, and nothing is reported.
+    await page
+      .getByLabel('File')
+      .setInputFiles({ name: 'broken.json', mimeType: 'application/json', buffer: Buffer.from('{ nope') });
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^json_i18next file, .*not valid JSON/);
+    expect(await result.count()).toBe(0);
+  });
 });

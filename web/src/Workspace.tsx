@@ -3,6 +3,7 @@ import { api, type Session, withFilter } from './api';
 import { Editor } from './Editor';
 import { ExportPage } from './ExportPage';
 import { HistoryList } from './HistoryList';
+import { ImportPage } from './ImportPage';
 import { type ApiRecord, groupRecords, type Text } from './model';
 import { SearchBox } from './SearchBox';
 import { Settings } from './Settings';
@@ -10,7 +11,7 @@ import { TextList } from './TextList';
 import { useWorkspaceData } from './useWorkspaceData';
 
 export type Source = { kind: 'project'; id: string } | { kind: 'folder'; id: string | null };
-type Page = 'texts' | 'history' | 'export' | 'settings';
+type Page = 'texts' | 'history' | 'import' | 'export' | 'settings';
 
 /** How often the open list asks whether anything changed (a 304 when nothing did). */
 const POLL_MS = 3000;
@@ -67,7 +68,7 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
       <header className="topbar">
         <strong className="brand">copydesk</strong>
         <nav aria-label="Pages">
-          {(['texts', 'history', 'export', 'settings'] as Page[]).map((p) => (
+          {(['texts', 'history', 'import', 'export', 'settings'] as Page[]).map((p) => (
             <button key={p} type="button" aria-current={page === p ? 'page' : undefined} onClick={() => setPage(p)}>
               {p[0]?.toUpperCase() + p.slice(1)}
             </button>
@@ -143,6 +144,7 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
         </div>
       )}
       {page === 'history' && <HistoryList />}
+      {page === 'import' && <ImportPage data={data} canEdit={canEdit} />}
       {page === 'export' && <ExportPage data={data} />}
       {page === 'settings' && <Settings session={session} data={data} />}
     </div>
