@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
+import { idCursor } from '../../shared/cursor.js';
 import { deleteChangesBefore, listChanges, newestChangeIds, readRevision } from './changes.repository.js';
 import { CHANGE_KINDS, type ChangeKind, type RecordedChange } from './changes.types.js';
 import type { WritePath } from './write-path.js';
@@ -34,17 +35,7 @@ function instant(value: string | undefined, field: string): string | undefined {
   return new Date(time).toISOString();
 }
 
-/** The cursor is opaque to clients: the id of the last change of the page, encoded. */
-const CURSOR_PREFIX = 'h1:';
-const encodeCursor = (id: string) => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
-
-function decodeCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
-  const id = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : '';
-  if (!/^[1-9]\d{0,15}$/.test(id)) throw badRequest('cursor: not a cursor this server returned');
-  return Number(id);
-}
+const cursor = idCursor('h1:');
 
 export function createHistoryService(deps: {
   db: Kysely<Database>;
@@ -70,12 +61,12 @@ export function createHistoryService(deps: {
       since: instant(query.since, 'since'),
       until: instant(query.until, 'until'),
       actor: query.actor,
-      beforeId: decodeCursor(query.cursor),
+      beforeId: cursor.decode(query.cursor),
       limit: limit + 1,
     });
     const changes = rows.slice(0, limit);
     const last = changes.at(-1);
-    return { changes, nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null };
+    return { changes, nextCursor: rows.length > limit && last ? cursor.encode(last.id) : null };
   }
 
   /** Deletes changes older than the retention period (0 days keeps everything). */

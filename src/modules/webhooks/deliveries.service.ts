@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { idCursor } from '../../shared/cursor.js';
 import * as repo from './deliveries.repository.js';
 import { type ChangesById, changesJson, eventBody } from './webhooks.body.js';
 import { DELIVERY_STATES } from './webhooks.types.js';
@@ -37,16 +38,7 @@ export interface LoggedDelivery {
   responseBody: string | null;
 }
 
-const CURSOR_PREFIX = 'd1:';
-const encodeCursor = (id: number) => Buffer.from(`${CURSOR_PREFIX}${id}`).toString('base64url');
-
-function decodeCursor(cursor: string | undefined): number | undefined {
-  if (cursor === undefined) return undefined;
-  const text = /^[A-Za-z0-9_-]+$/.test(cursor) ? Buffer.from(cursor, 'base64url').toString() : '';
-  const id = text.startsWith(CURSOR_PREFIX) ? text.slice(CURSOR_PREFIX.length) : '';
-  if (!/^[1-9]\d{0,15}$/.test(id)) throw badRequest('cursor: not a cursor this server returned');
-  return Number(id);
-}
+const cursor = idCursor('d1:');
 
 function toEntry(row: repo.LoggedAttempt, workspaceId: number, changes: string): LoggedDelivery {
   const body = eventBody({
@@ -94,7 +86,7 @@ export function createDeliveriesService(deps: { db: Kysely<Database>; byIds: Cha
         webhookDeveloperId: query.webhookId,
         event: query.event,
         state: query.status,
-        beforeId: decodeCursor(query.cursor),
+        beforeId: cursor.decode(query.cursor),
         limit: limit + 1,
       });
       const page = rows.slice(0, limit);
@@ -112,7 +104,7 @@ export function createDeliveriesService(deps: { db: Kysely<Database>; byIds: Cha
       const deliveries = await Promise.all(page.map(async (row) => toEntry(row, workspaceId, await changesOf(row))));
       return {
         deliveries,
-        nextCursor: rows.length > limit && last ? encodeCursor(last.id) : null,
+        nextCursor: rows.length > limit && last ? cursor.encode(last.id) : null,
       };
     },
 
