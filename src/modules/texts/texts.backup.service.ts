@@ -1,33 +1,13 @@
 import { type BackupRow, type IdMaps, insertRows, mapId, selectRows, updateColumn } from '../../db/backup-rows.js';
 import type { Executor } from '../../db/schema.js';
+import { TEXT_COLUMNS } from './texts.repository.js';
 
 /**
  * Components and text items, their variant values and variable links, as stored, for backup and
- * restore. Rows leave this module only as backup rows, never as the core's domain types.
+ * restore. Rows leave this module only as backup rows, never as the core's domain types. A text
+ * carries the columns a read takes, less the revision stamp, plus its timestamps.
  */
-const TEXTS = [
-  'id',
-  'kind',
-  'developer_id',
-  'name',
-  'folder_id',
-  'project_id',
-  'block_id',
-  'base_text_item_id',
-  'component_id',
-  'position',
-  'text',
-  'rich_text',
-  'plurals',
-  'notes',
-  'tags',
-  'status',
-  'assignee_id',
-  'character_limit',
-  'integrated',
-  'created_at',
-  'updated_at',
-];
+const TEXTS = [...TEXT_COLUMNS.filter((column) => column !== 'revision'), 'created_at', 'updated_at'];
 const VALUES = [
   'text_id',
   'variant_id',
