@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { withFilter } from './api';
+import { SelectField } from './SelectField';
 import type { WorkspaceData } from './useWorkspaceData';
 
 const FORMATS = ['json_i18next', 'json_icu', 'json_vue_i18n', 'android', 'ios-strings', 'ios-stringsdict', 'arb'];
@@ -62,39 +63,9 @@ export function ExportPage({ data }: { data: WorkspaceData }) {
             ))}
           </select>
         </label>
-        <label>
-          Variant
-          <select name="variant" defaultValue="">
-            <option value="">Base text</option>
-            {data.variants.map((v) => (
-              <option key={v.id} value={v.id}>
-                {v.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Project (text items)
-          <select name="project" defaultValue="">
-            <option value="">Every project</option>
-            {data.projects.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Status
-          <select name="status" defaultValue="">
-            <option value="">Any status</option>
-            {data.statuses.map((s) => (
-              <option key={s.id} value={s.id}>
-                {s.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Variant" name="variant" emptyLabel="Base text" options={data.variants} />
+        <SelectField label="Project (text items)" name="project" emptyLabel="Every project" options={data.projects} />
+        <SelectField label="Status" name="status" emptyLabel="Any status" options={data.statuses} />
         {error && (
           <p role="alert" className="error">
             {error}

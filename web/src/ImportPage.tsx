@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { api } from './api';
+import { SelectField } from './SelectField';
 import type { WorkspaceData } from './useWorkspaceData';
 
 // The formats POST /v2/import accepts: the export formats, nested JSON and CSV.
@@ -111,17 +112,7 @@ export function ImportPage({ data, canEdit }: { data: WorkspaceData; canEdit: bo
             <option value="library">Component library</option>
           </select>
         </label>
-        <label>
-          Variant
-          <select name="variant" defaultValue="">
-            <option value="">Base text</option>
-            {data.variants.map((v) => (
-              <option key={v.id} value={v.id}>
-                {v.name}
-              </option>
-            ))}
-          </select>
-        </label>
+        <SelectField label="Variant" name="variant" emptyLabel="Base text" options={data.variants} />
         {error && (
           <p role="alert" className="error">
             {error}
