@@ -195,6 +195,51 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     expect(records.find((r) => r.id === 'farewell')?.text).toBe('Goodbye from me');
   });
 
+  it("the open list shows another person's change within seconds; unchanged polls are 304s", async () => {
+    // Every list GET of this page as it went over the wire. Playwright reports the response the
+    // page got (a revalidated body is a 200 from the browser's cache); the DevTools protocol's
+    // extra info has the status line and the headers actually exchanged.
+    const cdp = await admin.context().newCDPSession(admin);
+    const lists = new Set<string>();
+    const sentTag = new Map<string, boolean>();
+    const polls: { status: number; ifNoneMatch: boolean }[] = [];
+    cdp.on('Network.requestWillBeSent', (event) => {
+      const url = new URL(event.request.url);
+      if (event.request.method === 'GET' && url.pathname === '/v2/textItems') lists.add(event.requestId);
+    });
+    cdp.on('Network.requestWillBeSentExtraInfo', (event) => {
+      sentTag.set(
+        event.requestId,
+        Object.keys(event.headers).some((h) => h.toLowerCase() === 'if-none-match'),
+      );
+    });
+    cdp.on('Network.responseReceivedExtraInfo', (event) => {
+      if (lists.has(event.requestId))
+        polls.push({ status: event.statusCode, ifNoneMatch: sentTag.get(event.requestId) ?? false });
+    });
+    await cdp.send('Network.enable');
+    // A marker in the page: if the page were reloaded, it would be gone.
+    await admin.evaluate(() => {
+      (globalThis as { notReloaded?: boolean }).notReloaded = true;
+    });
+    try {
+      await expect.poll(() => polls.filter((p) => p.status === 304).length, { timeout: 15_000 }).toBeGreaterThan(1);
+      expect(polls.filter((p) => p.status === 304).every((p) => p.ifNoneMatch)).toBe(true);
+      const before = polls.length;
+
+      // Someone else adds a text (through the API, as any other client would).
+      await keyed(server)('POST', 'textItems', {
+        projectId: 'shop',
+        textItems: [{ developerId: 'added-elsewhere', text: 'Added by someone else' }],
+      });
+      await admin.getByRole('option', { name: /Added by someone else/ }).waitFor({ timeout: 10_000 });
+      expect(polls.slice(before).some((p) => p.status === 200)).toBe(true);
+      expect(await admin.evaluate(() => (globalThis as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    } finally {
+      await cdp.detach();
+    }
+  });
+
   it('search finds a text in a variant; the French text shows beside the base', async () => {
     await admin.getByRole('searchbox', { name: 'Search texts' }).fill('revoir');
     await admin

@@ -58,6 +58,10 @@ describe('conditional GETs', () => {
     expect(again.raw.body).toBe('');
     expect(again.headers.etag).toBe(etag);
     expect(again.headers['x-request-id']).toBeTruthy();
+    // A browser keeps the body but asks again each time (the web app's polling); a shared cache
+    // keeps nothing, as the answer depends on who asks.
+    expect(first.headers['cache-control']).toBe('private, no-cache');
+    expect(again.headers['cache-control']).toBe('private, no-cache');
   });
 
   it('understands weak tags, lists of tags and *', async () => {

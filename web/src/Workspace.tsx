@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { api, type Session, withFilter } from './api';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { getIfChanged, type Session, withFilter } from './api';
 import { Editor } from './Editor';
 import { ExportPage } from './ExportPage';
 import { HistoryList } from './HistoryList';
@@ -42,11 +42,16 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
     return withFilter('components', { folders, variants }, '&richText=html&withEtag=true');
   }, [source]);
 
+  // The ETag of the list on screen: an unchanged list is neither parsed nor rendered again.
+  const shown = useRef<{ url: string; etag: string | null } | null>(null);
   const load = useCallback(async () => {
     if (!listUrl || !source) return;
     try {
-      const records = await api.get<ApiRecord[]>(listUrl);
-      setTexts(groupRecords(records, source.kind === 'project' ? 'textItem' : 'component'));
+      const known = shown.current?.url === listUrl ? shown.current.etag : null;
+      const read = await getIfChanged<ApiRecord[]>(listUrl, known);
+      if (!read) return;
+      shown.current = { url: listUrl, etag: read.etag };
+      setTexts(groupRecords(read.data, source.kind === 'project' ? 'textItem' : 'component'));
       setListError(null);
     } catch (e) {
       setListError(e instanceof Error ? e.message : String(e));
@@ -55,7 +60,7 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
 
   useEffect(() => {
     void load();
-    // The browser revalidates with If-None-Match: an unchanged list is a 304 and costs nothing.
+    // Every GET revalidates with If-None-Match (api.ts): an unchanged list is a 304 and costs nothing.
     const timer = window.setInterval(() => void load(), POLL_MS);
     return () => window.clearInterval(timer);
   }, [load]);

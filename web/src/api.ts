@@ -25,10 +25,20 @@ export const setCsrfToken = (token: string | null) => {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
-export async function request<T>(method: Method, path: string, body?: unknown, headers: Record<string, string> = {}) {
+export async function request<T>(
+  method: Method,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+  /** The ETag of the body the caller already has: the same ETag again is answered without parsing. */
+  knownEtag: string | null = null,
+) {
   const response = await fetch(path.startsWith('/') ? path : `/v2/${path}`, {
     method,
     credentials: 'same-origin',
+    // A GET always asks the server, with the ETag it has: a 304 when nothing changed (the list's
+    // polling relies on it), never a stale body from the browser's cache.
+    ...(method === 'GET' ? { cache: 'no-cache' as const } : {}),
     headers: {
       ...(body === undefined ? {} : { 'content-type': 'application/json' }),
       ...(method !== 'GET' && csrfToken ? { 'x-csrf-token': csrfToken } : {}),
@@ -37,6 +47,9 @@ export async function request<T>(method: Method, path: string, body?: unknown, h
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   if (response.status === 204 || response.status === 304) return { data: null as T, response };
+  if (knownEtag !== null && response.ok && response.headers.get('etag') === knownEtag) {
+    return { data: null as T, response };
+  }
   const type = response.headers.get('content-type') ?? '';
   const data = type.includes('json') ? await response.json() : await response.text();
   if (!response.ok) {
@@ -44,6 +57,19 @@ export async function request<T>(method: Method, path: string, body?: unknown, h
     throw new ApiError(response.status, message, data?.code);
   }
   return { data: data as T, response };
+}
+
+/**
+ * A GET that answers null when the server's ETag is still `etag`: the browser got a 304 and
+ * handed back the body it kept, so there is nothing new to parse or render. Polling uses it.
+ */
+export async function getIfChanged<T>(
+  path: string,
+  etag: string | null,
+): Promise<{ data: T; etag: string | null } | null> {
+  const { data, response } = await request<T>('GET', path, undefined, {}, etag);
+  const now = response.headers.get('etag');
+  return etag !== null && now === etag ? null : { data, etag: now };
 }
 
 export const api = {

@@ -46,7 +46,10 @@ export const httpCache = fp<HttpCacheOptions>(
       const state = request.httpCache;
       state.etag = etagFor(principal.workspaceId, principal.revision, request.url);
       state.encoding = negotiateEncoding(request.headers['accept-encoding']);
-      reply.header('etag', state.etag).header('vary', 'Accept-Encoding');
+      // `private, no-cache`: a browser keeps the body but asks again every time (with
+      // If-None-Match, so an unchanged workspace costs a 304); a shared cache keeps nothing, as
+      // the answer depends on who asks.
+      reply.header('etag', state.etag).header('vary', 'Accept-Encoding').header('cache-control', 'private, no-cache');
       if (matchesIfNoneMatch(request.headers['if-none-match'], state.etag)) {
         state.outcome = 'not-modified';
         reply.code(304).send();
