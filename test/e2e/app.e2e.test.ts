@@ -61,7 +61,12 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
       textItems: [
         { developerId: 'greeting', text: 'Hello', characterLimit: 30 },
         { developerId: 'farewell', text: 'Goodbye', variants: [{ variantId: 'fr', text: 'Au revoir' }] },
+        { developerId: 'cart', text: 'Your cart', variants: [{ variantId: 'fr', text: 'Votre panier' }] },
       ],
+    });
+    // A team's rule, so that the editor has a style-guide problem to show while one types.
+    await api('POST', 'styleguides/terms', {
+      terms: [{ styleguideId: 'default', sectionId: 'wordlist', preferred: 'sign in', replaces: ['login'] }],
     });
     await api('POST', 'components', { components: [{ developerId: 'cancel', name: 'Cancel', text: 'Cancel' }] });
     browser = await chromium.launch({
@@ -248,6 +253,57 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
       .click();
     await admin.getByLabel('Variant beside the base text').selectOption('fr');
     await expect.poll(() => editor(admin, 'French').textContent()).toBe('Au revoir');
+  });
+
+  it("edits a variant beside the base and adds the plural forms of the variant's locale", async () => {
+    await admin.getByRole('option', { name: /Your cart/ }).click();
+    await admin.getByLabel('Variant beside the base text').selectOption('fr');
+    const base = admin.getByRole('form', { name: 'Base text' });
+    const french = admin.getByRole('form', { name: 'French' });
+    // Side by side: both texts in view at once.
+    await expect.poll(() => editor(admin).textContent()).toBe('Your cart');
+    await expect.poll(() => editor(admin, 'French').textContent()).toBe('Votre panier');
+    // Each side offers the plural categories of its own locale (CLDR): English has two, French three.
+    await base.getByRole('button', { name: 'Add plural forms (one, other)' }).waitFor();
+    await french.getByRole('button', { name: 'Add plural forms (one, many, other)' }).click();
+
+    await editor(admin, 'French').click();
+    await admin.keyboard.press('Control+A');
+    await admin.keyboard.type('Votre panier plein');
+    await french.getByLabel('many').fill('Vos nombreux paniers');
+    await french.getByLabel('other').fill('Vos paniers');
+    await french.getByRole('button', { name: 'Save french' }).click();
+    await french.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
+    await checkAccessibility(admin, '10-variant-plurals');
+
+    const records = await keyed(server)<
+      { id: string; text: string; variantId: string | null; pluralForm: string | null }[]
+    >('GET', `textItems?filter=${encodeURIComponent(JSON.stringify({ variants: [{ id: 'all' }] }))}`);
+    const cart = records.filter((r) => r.id === 'cart' || r.id.startsWith('cart_'));
+    // The variant's own record (its display text, the first form), then one record per form.
+    expect(cart.filter((r) => r.variantId === 'fr').map((r) => [r.pluralForm, r.text])).toEqual([
+      [null, 'Votre panier plein'],
+      ['one', 'Votre panier plein'],
+      ['many', 'Vos nombreux paniers'],
+      ['other', 'Vos paniers'],
+    ]);
+    // The base text is untouched and has no plural forms.
+    expect(cart.filter((r) => r.variantId === null).map((r) => [r.pluralForm, r.text])).toEqual([[null, 'Your cart']]);
+  });
+
+  it('shows a style-guide problem under the text while the writer types', async () => {
+    const base = admin.getByRole('form', { name: 'Base text' });
+    const problems = base.getByRole('list', { name: 'Style guide problems' });
+    expect(await problems.count()).toBe(0);
+    await editor(admin).click();
+    await admin.keyboard.press('End');
+    await admin.keyboard.type(' login');
+    await expect.poll(() => problems.textContent()).toContain('Use "sign in" instead of "login"');
+    await admin.screenshot({ path: resolve(SHOTS, `11-lint${shotSuffix}.png`) });
+    // Fixing the text clears the problem, again without saving.
+    for (let i = 0; i < 'login'.length; i += 1) await admin.keyboard.press('Backspace');
+    await admin.keyboard.type('sign in');
+    await problems.waitFor({ state: 'detached' });
   });
 
   it('a viewer reads but cannot edit, and a write without the CSRF token is refused', async () => {
