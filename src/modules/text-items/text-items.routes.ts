@@ -1,10 +1,17 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
-import { principalOf, scopeOf } from '../../http/auth.js';
+import { principalOf, scopeOf, workspaceOf } from '../../http/auth.js';
 import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
 import { IfMatchHeader, parseIfMatch } from '../texts/index.js';
-import { ListQuery, TextItemRecord, textItemSchemas } from './text-items.schemas.js';
+import {
+  InstanceRecord,
+  InstancesQuery,
+  ListQuery,
+  PlaceInstanceBody,
+  TextItemRecord,
+  textItemSchemas,
+} from './text-items.schemas.js';
 import type { TextItemsService } from './text-items.service.js';
 
 /** RFC 9745 `Deprecation` (the boolean form of the draft clients know) and where to go instead. */
@@ -113,6 +120,39 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsSe
     async (request) => {
       await textItems.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
+    },
+  );
+
+  app.get(
+    '/textItems/instances',
+    {
+      schema: {
+        tags: ['textItems'],
+        summary: 'List the linked instances of a component',
+        description:
+          'The text items that read their text through from the component, by project developer ID, then developer ID. `status` is the instance’s own.',
+        querystring: InstancesQuery,
+        response: withErrors({ 200: Type.Array(InstanceRecord) }),
+      },
+    },
+    (request) => textItems.instances(workspaceOf(request), request.query.componentId),
+  );
+
+  app.post(
+    '/textItems/instances',
+    {
+      schema: {
+        tags: ['textItems'],
+        summary: 'Place a library component into a project as a linked instance',
+        description:
+          'Creates one text item, at the end of the project order (in `blockId` if given), that shows the component’s text, plurals and variant text and follows its edits. It starts with a copy of the component’s notes, tags, status, assignee and character limit, which are then its own. `developerId` defaults to the component’s, with `-2`, `-3`... when taken.',
+        body: PlaceInstanceBody,
+        response: withErrors({ 201: Type.Object({ developerId: Type.String() }) }, 409),
+      },
+    },
+    async (request, reply) => {
+      const developerId = await textItems.place(scopeOf(request), request.body);
+      return reply.status(201).send({ developerId });
     },
   );
 };

@@ -40,6 +40,32 @@ export const ListQuery = Type.Object({
   withEtag: WithEtagQuery,
 });
 
+/** `POST /v2/textItems/instances`: one component placed into a project as a linked instance. */
+export const PlaceInstanceBody = Type.Object(
+  {
+    componentId: Type.String({ description: 'Developer ID of the component to place' }),
+    projectId: Type.String({ description: 'Developer ID of the project the instance goes into' }),
+    blockId: Type.Optional(
+      Nullable(Type.String({ description: 'Developer ID of a block of the project; null or omitted: none' })),
+    ),
+    developerId: Type.Optional(DeveloperId),
+  },
+  { additionalProperties: false },
+);
+export type PlaceInstanceInput = Static<typeof PlaceInstanceBody>;
+
+export const InstancesQuery = Type.Object({
+  componentId: Type.String({ description: 'Developer ID of the component' }),
+});
+
+export const InstanceRecord = Type.Object({
+  id: Type.String({ description: 'Developer ID of the text item' }),
+  projectId: Type.String({ description: 'Developer ID of its project (or base)' }),
+  blockId: Nullable(Type.String({ description: 'Developer ID of its block' })),
+  blockName: Nullable(Type.String({ description: 'Name of its block' })),
+  status: Type.String({ description: 'The instance’s own status' }),
+});
+
 export function textItemSchemas(limits: Limits) {
   const c = contentSchemas(limits);
   const batch = { maxItems: limits.batchItems };

@@ -40,10 +40,12 @@ import {
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { type CreateTarget, newTextItem, planCreate } from './text-items.create.js';
+import { type InstanceRef, listInstances, placeInstance } from './text-items.instances.js';
 import type {
   CreateTextItemsInput,
   ListTextItemsQuery,
   NewTextItemInput,
+  PlaceInstanceInput,
   PutTextItemsInput,
   TextItemUpdateInput,
   UpdateTextItemsInput,
@@ -321,7 +323,28 @@ export function createTextItemsService(deps: TextItemsDeps) {
     return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
   }
 
-  return { list, create, update, put, remove, importIn };
+  /** POST /textItems/instances: a component placed into a project as a new linked instance. */
+  function place(scope: WriteScope, input: PlaceInstanceInput): Promise<string> {
+    const { workspaceId } = scope;
+    return writes.write(scope, async (trx) => {
+      const { developerId, changes } = await placeInstance(trx, workspaceId, input, {
+        resolveProjects: deps.projects.resolveProjects,
+        resolveBlocks: deps.blocks.resolveBlocks,
+        nextItemPosition: deps.blocks.nextItemPosition,
+        lookupsFor: deps.texts.lookupsFor,
+      });
+      return { changes, result: developerId };
+    });
+  }
+
+  /** GET /textItems/instances: the linked instances of one component. */
+  const instances = (workspaceId: number, componentId: string): Promise<InstanceRef[]> =>
+    listInstances(db, workspaceId, componentId, {
+      listProjectRefs: deps.projects.listProjectRefs,
+      loadBlocks: deps.blocks.loadBlocks,
+    });
+
+  return { list, create, update, put, remove, importIn, place, instances };
 }
 
 export type TextItemsService = ReturnType<typeof createTextItemsService>;

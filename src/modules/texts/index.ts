@@ -47,6 +47,7 @@ export {
   developerIdsByRowIds,
   existingDeveloperIds,
   itemsOfContainer,
+  loadInstances,
   loadTextsByDeveloperIds,
   updateTextFields,
 } from './texts.repository.js';
