@@ -19,6 +19,28 @@ module.exports = {
       },
     },
     {
+      name: 'outside-modules-through-public-face',
+      comment:
+        'The services wiring, the server, the CLI and the HTTP layer reach a module the way other modules do: through its index.ts, *.service.ts or *.types.ts.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(modules/|app\\.ts$)' },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: '^src/modules/[^/]+/(index|[^/]+\\.service|[^/]+\\.types)\\.ts$',
+      },
+    },
+    {
+      name: 'app-takes-routes-and-public-faces',
+      comment:
+        'src/app.ts registers every route plugin (*.routes.ts), the one place that decides which routes need a key; otherwise it too reaches modules through their public face.',
+      severity: 'error',
+      from: { path: '^src/app\\.ts$' },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot: '^src/modules/[^/]+/(index|[^/]+\\.service|[^/]+\\.types|[^/]+\\.routes)\\.ts$',
+      },
+    },
+    {
       name: 'text-rows-stay-in-texts',
       comment:
         'The rows of texts, text_variants and text_variables belong to the texts core: every other module works from its domain types (src/modules/texts/texts.types.ts), never a row.',

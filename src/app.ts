@@ -230,8 +230,13 @@ export async function buildApp(deps: AppDeps) {
     limits: config.limits,
   });
   // The deprecated APIs that existing clients still call: v0 at the host root, v1 under /v1.
-  await app.register(legacyRoutes, { version: 'v0', services, limits: config.limits });
-  await app.register(legacyRoutes, { version: 'v1', services, limits: config.limits, prefix: '/v1' });
+  await app.register(legacyRoutes, { version: 'v0', legacy: services.legacy, limits: config.limits });
+  await app.register(legacyRoutes, {
+    version: 'v1',
+    legacy: services.legacy,
+    limits: config.limits,
+    prefix: '/v1',
+  });
   // The writers' web app at /, on the same public API.
   await registerWebApp(app);
 

@@ -14,7 +14,7 @@ import { createComponentsService } from './modules/components/components.service
 import { createExportsService } from './modules/exports/exports.service.js';
 import { createFoldersService } from './modules/folders/folders.service.js';
 import { createImportsService } from './modules/imports/imports.service.js';
-import { createLegacyReader } from './modules/legacy/legacy.read.js';
+import { createLegacyService } from './modules/legacy/legacy.service.js';
 import { createProjectsService } from './modules/projects/projects.service.js';
 import { createSearchService } from './modules/search/search.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
@@ -42,6 +42,7 @@ export function createServices(
     webhooks?: WebhooksConfig;
     sessions?: Config['sessions'];
     snapshot?: OpenSnapshot;
+    limits?: Config['limits'];
   } = {},
 ) {
   const writes = createWritePath(db);
@@ -163,17 +164,10 @@ export function createServices(
     createWorkspace: accounts.createWorkspace,
     requireWorkspace: workspace.get,
   });
-  const legacy = createLegacyReader({
-    db,
-    projects,
-    texts,
-    folders,
-    blocks,
-    statuses,
-    variants,
-    variables,
-    workspace,
-  });
+  const legacy = createLegacyService(
+    { db, projects, texts, folders, blocks, statuses, variants, variables, workspace, components },
+    options.limits ?? loadConfig({}).limits,
+  );
 
   const swiftDriver = createSwiftDriverService({
     db,
@@ -222,6 +216,7 @@ export function servicesFor(config: Config, database: DatabaseHandle): Services 
     historyRetentionDays: config.historyRetentionDays,
     webhooks: config.webhooks,
     sessions: config.sessions,
+    limits: config.limits,
   });
   // On PostgreSQL, what other servers commit reaches this one's caches (closed with the database).
   database.watchChanges(services.accounts.changeEvents, {

@@ -38,7 +38,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     const database: DatabaseHandle = openDatabase(config.database);
     try {
       await migrateToLatest(database.db);
-      return await work(createServices(database.db, { sessions: config.sessions }), config);
+      return await work(createServices(database.db, { sessions: config.sessions, limits: config.limits }), config);
     } finally {
       await database.close();
     }

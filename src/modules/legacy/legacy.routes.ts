@@ -4,7 +4,6 @@ import type { TSchema } from 'typebox';
 import type { Limits } from '../../config.js';
 import { principalOf, scopeOf } from '../../http/auth.js';
 import { withErrors } from '../../http/schemas.js';
-import type { Services } from '../../services.js';
 import { fetchParams } from './legacy.access.js';
 import { legacyFileRoutes } from './legacy.files.js';
 import type { ComponentScope } from './legacy.read.js';
@@ -24,13 +23,13 @@ import {
   VariableMap,
   VariantList,
 } from './legacy.schemas.js';
-import { createLegacyWriter } from './legacy.write.js';
+import type { LegacyService } from './legacy.service.js';
 
 export type LegacyVersion = 'v0' | 'v1';
 
 export interface LegacyRoutesOptions {
   version: LegacyVersion;
-  services: Pick<Services, 'legacy' | 'components' | 'texts' | 'workspace'>;
+  legacy: LegacyService;
   limits: Limits;
 }
 
@@ -58,10 +57,8 @@ function send(reply: FastifyReply, body: LegacyBody) {
  * under `data`, and only v1 imports files.
  */
 export const legacyRoutes: FastifyPluginAsyncTypebox<LegacyRoutesOptions> = async (app, options) => {
-  const { version, services, limits } = options;
-  const reader = services.legacy;
-  // Imports are checked against the configured limits, so the writer is made with them.
-  const writer = createLegacyWriter(services, limits);
+  const { version, legacy, limits } = options;
+  const { read: reader, write: writer } = legacy;
   /** Every route: deprecated, tagged `legacy`, the key raw or as `token <KEY>`. */
   const spec = <S extends { response: Record<number, TSchema> }>(summary: string, schema: S, ...errors: number[]) => ({
     config: { auth: 'either' as const },
