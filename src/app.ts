@@ -206,7 +206,7 @@ export async function buildApp(deps: AppDeps) {
         publicUrl: config.publicUrl,
       });
       await v2.register(variantsRoutes, { variants: services.variants, limits: config.limits });
-      await v2.register(variablesRoutes, { variables: services.variables });
+      await v2.register(variablesRoutes, { variables: services.variables, limits: config.limits });
       await v2.register(projectsRoutes, { projects: services.projects, limits: config.limits });
       await v2.register(basesRoutes, { projects: services.projects, limits: config.limits });
       await v2.register(blocksRoutes, { blocks: services.blocks, limits: config.limits });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { Success, withErrors } from '../../http/schemas.js';
 import { VARIABLE_NAME_MAX, VARIABLE_TYPES } from './variable-data.js';
@@ -30,49 +31,56 @@ const Variable = Type.Object({
 
 const DeveloperIdOfVariable = Type.String({ minLength: 1, description: 'Developer ID of a variable: its name' });
 
-const CreateBody = Type.Object(
-  {
-    variables: Type.Array(
-      Type.Object(
-        {
-          name: Type.String({ description: `Variable name and developer ID; ${NAME_RULE}` }),
-          type: VariableType,
-          // Checked by the service against `type`, so that a 400 names the element and the field.
-          data: Type.Unknown({ description: DATA_DESCRIPTION }),
-        },
-        { additionalProperties: false },
+/** The bodies of the batch routes: at most `maxItems` (LIMIT_BATCH_ITEMS) variables each. */
+function bodies(maxItems: number) {
+  const CreateBody = Type.Object(
+    {
+      variables: Type.Array(
+        Type.Object(
+          {
+            name: Type.String({ description: `Variable name and developer ID; ${NAME_RULE}` }),
+            type: VariableType,
+            // Checked by the service against `type`, so that a 400 names the element and the field.
+            data: Type.Unknown({ description: DATA_DESCRIPTION }),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems },
       ),
-      { minItems: 1, maxItems: 1000 },
-    ),
-  },
-  { additionalProperties: false },
-);
+    },
+    { additionalProperties: false },
+  );
 
-const UpdateBody = Type.Object(
-  {
-    updates: Type.Array(
-      Type.Object(
-        {
-          developerId: DeveloperIdOfVariable,
-          data: Type.Unknown({ description: `The new data, checked against the variable's type. ${DATA_DESCRIPTION}` }),
-        },
-        { additionalProperties: false },
+  const UpdateBody = Type.Object(
+    {
+      updates: Type.Array(
+        Type.Object(
+          {
+            developerId: DeveloperIdOfVariable,
+            data: Type.Unknown({
+              description: `The new data, checked against the variable's type. ${DATA_DESCRIPTION}`,
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        { minItems: 1, maxItems },
       ),
-      { minItems: 1, maxItems: 1000 },
-    ),
-  },
-  { additionalProperties: false },
-);
+    },
+    { additionalProperties: false },
+  );
 
-const DeleteBody = Type.Object(
-  { developerIds: Type.Array(DeveloperIdOfVariable, { minItems: 1, maxItems: 1000 }) },
-  { additionalProperties: false },
-);
+  const DeleteBody = Type.Object(
+    { developerIds: Type.Array(DeveloperIdOfVariable, { minItems: 1, maxItems }) },
+    { additionalProperties: false },
+  );
+  return { CreateBody, UpdateBody, DeleteBody };
+}
 
-export const variablesRoutes: FastifyPluginAsyncTypebox<{ variables: VariablesService }> = async (
+export const variablesRoutes: FastifyPluginAsyncTypebox<{ variables: VariablesService; limits: Limits }> = async (
   app,
-  { variables },
+  { variables, limits },
 ) => {
+  const { CreateBody, UpdateBody, DeleteBody } = bodies(limits.batchItems);
   app.get(
     '/variables',
     {

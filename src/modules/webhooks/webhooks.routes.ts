@@ -8,7 +8,7 @@ import {
   createBody,
   DeliveriesQuery,
   Delivery,
-  RedeliverBody,
+  redeliverBody,
   SigningKeyBody,
   SigningKeyStatus,
   updateBody,
@@ -139,7 +139,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksModul
       schema: {
         tags,
         summary: 'Queue a new attempt of deliveries, whatever their state',
-        body: RedeliverBody,
+        body: redeliverBody(limits.batchItems),
         response: withErrors({ 200: Success }, 404),
       },
     },

@@ -99,12 +99,13 @@ export const Delivery = Type.Object({
   responseBody: Nullable(Type.String({ description: "The start (at most 4 KiB) of the receiver's answer" })),
 });
 
-export const RedeliverBody = Type.Object(
-  {
-    ids: Type.Array(Type.String({ pattern: '^[0-9]{1,16}$', description: 'A `deliveryId`' }), {
-      minItems: 1,
-      maxItems: 1000,
-    }),
-  },
-  { additionalProperties: false },
-);
+export const redeliverBody = (maxItems: number) =>
+  Type.Object(
+    {
+      ids: Type.Array(Type.String({ pattern: '^[0-9]{1,16}$', description: 'A `deliveryId`' }), {
+        minItems: 1,
+        maxItems,
+      }),
+    },
+    { additionalProperties: false },
+  );
