@@ -4,8 +4,8 @@ import { api } from './api';
 export interface WorkspaceData {
   projects: { id: string; name: string }[];
   folders: { id: string; name: string; parentId: string | null }[];
-  variants: { id: string; name: string; localeCode: string | null }[];
-  variables: { id: string; name: string; type: string }[];
+  variants: { id: string; name: string; description: string; localeCode: string | null }[];
+  variables: { id: string; name: string; type: string; data: unknown }[];
   statuses: { id: string; name: string }[];
   users: { email: string; name: string; role: string }[];
   reload: () => void;

@@ -1,0 +1,121 @@
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import { api } from '../api';
+import type { WorkspaceData } from '../useWorkspaceData';
+import { ErrorText, field, SettingsSection, useAction } from './common';
+
+const ROLES = ['admin', 'editor', 'viewer'] as const;
+
+/**
+ * People and their roles. Admins invite someone (the answer is a one-time link to pass on),
+ * change a role, and make a new link for someone who lost theirs; everyone else reads the list.
+ */
+export function People({ admin, data }: { admin: boolean; data: WorkspaceData }) {
+  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const invite = useAction();
+  const change = useAction();
+
+  const onInvite = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const formElement = event.currentTarget;
+    const form = new FormData(formElement);
+    const name = field(form, 'name');
+    await invite.run(async () => {
+      const r = await api.post<{ email: string; passwordLink: string }>('users', {
+        email: field(form, 'email'),
+        role: field(form, 'role'),
+        ...(name && { name }),
+      });
+      setLink({ email: r.email, url: r.passwordLink });
+      formElement.reset();
+      data.reload();
+    });
+  };
+  const setRole = (email: string, role: string) =>
+    change.run(async () => {
+      await api.patch(`users/${encodeURIComponent(email)}`, { role });
+      data.reload();
+    });
+  const newLink = (email: string) =>
+    change.run(async () => {
+      const r = await api.post<{ passwordLink: string }>(`users/${encodeURIComponent(email)}/passwordLink`, {});
+      setLink({ email, url: r.passwordLink });
+    });
+
+  return (
+    <SettingsSection id="people" title="People and roles">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Email</th>
+            <th scope="col">Name</th>
+            <th scope="col">Role</th>
+            {admin && <th scope="col">Password</th>}
+          </tr>
+        </thead>
+        <tbody>
+          {data.users.map((u) => (
+            <tr key={u.email}>
+              <td>{u.email}</td>
+              <td>{u.name}</td>
+              <td>
+                {admin ? (
+                  <select
+                    aria-label={`Role of ${u.email}`}
+                    value={u.role}
+                    onChange={(e) => void setRole(u.email, e.target.value)}
+                  >
+                    {ROLES.map((r) => (
+                      <option key={r} value={r}>
+                        {r}
+                      </option>
+                    ))}
+                  </select>
+                ) : (
+                  u.role
+                )}
+              </td>
+              {admin && (
+                <td>
+                  <button type="button" onClick={() => void newLink(u.email)}>
+                    New password link for {u.email}
+                  </button>
+                </td>
+              )}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <ErrorText error={change.error} />
+      {admin && (
+        <form className="inline" aria-label="Invite someone" onSubmit={onInvite}>
+          <label>
+            Email <input name="email" type="email" required />
+          </label>
+          <label>
+            Name (optional) <input name="name" maxLength={200} />
+          </label>
+          <label>
+            Role
+            <select name="role" defaultValue="editor">
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {r}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" disabled={invite.busy}>
+            Invite
+          </button>
+          <ErrorText error={invite.error} />
+        </form>
+      )}
+      {link && (
+        <p role="status">
+          Send {link.email} this one-time link privately: <code>{link.url}</code>
+        </p>
+      )}
+    </SettingsSection>
+  );
+}

@@ -1,0 +1,99 @@
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+
+/** The message to show for a failed request: the API's 400 `message`, or what went wrong. */
+export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * One form's request: `run` sends it and keeps the API's error message for the form to show
+ * beside itself; it answers whether the request succeeded.
+ */
+export function useAction() {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const run = async (action: () => Promise<unknown>): Promise<boolean> => {
+    setBusy(true);
+    try {
+      await action();
+      setError(null);
+      return true;
+    } catch (e) {
+      setError(messageOf(e));
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, busy, run, clear: () => setError(null) };
+}
+
+export function ErrorText({ error }: { error: string | null }) {
+  if (!error) return null;
+  return (
+    <p role="alert" className="error">
+      {error}
+    </p>
+  );
+}
+
+/**
+ * A delete that asks first: the button turns into a question with the real delete and a cancel
+ * (focus moves to the cancel, so Enter twice never deletes by accident). `extra` may hold a
+ * choice the delete needs, such as where a status's texts move.
+ */
+export function ConfirmDelete({
+  what,
+  onConfirm,
+  extra,
+  verb = 'Delete',
+}: {
+  what: string;
+  verb?: string;
+  onConfirm: () => Promise<boolean>;
+  extra?: ReactNode;
+}) {
+  const [asking, setAsking] = useState(false);
+  const cancel = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (asking) cancel.current?.focus();
+  }, [asking]);
+  if (!asking)
+    return (
+      <button type="button" onClick={() => setAsking(true)}>
+        {verb} {what}
+      </button>
+    );
+  return (
+    // biome-ignore lint/a11y/useSemanticElements: a group of controls, not a form field set
+    <span role="group" aria-label={`Confirm: ${verb.toLowerCase()} ${what}`} className="confirm">
+      <span>
+        {verb} {what} for good?
+      </span>
+      {extra}
+      <button
+        type="button"
+        className="danger"
+        onClick={async () => {
+          if (await onConfirm()) setAsking(false);
+        }}
+      >
+        Yes, {verb.toLowerCase()} {what}
+      </button>
+      <button type="button" ref={cancel} onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </span>
+  );
+}
+
+/** A section of the settings page: its heading names it for screen readers and the page's index. */
+export function SettingsSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section id={id} aria-labelledby={`${id}-heading`} className="settings-section">
+      <h2 id={`${id}-heading`}>{title}</h2>
+      {children}
+    </section>
+  );
+}
+
+/** The text of a form field, trimmed; "" when absent. */
+export const field = (form: FormData, name: string) => String(form.get(name) ?? '').trim();
