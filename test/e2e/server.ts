@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
+import pg from 'pg';
 
 /** A real `copydesk serve` process on its own database, as a writer's browser would reach it. */
 export interface RealServer {
@@ -22,7 +24,31 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-export async function startServer(databaseUrl: string): Promise<RealServer> {
+/**
+ * On PostgreSQL, a database of the server's own (its first start must find it empty), made from
+ * DATABASE_URL's server; `drop` removes it.
+ */
+export async function scratchPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `copydesk_e2e_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(String(process.env.DATABASE_URL));
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
+
+/** `extraEnv`: settings for this server only, such as letting webhooks reach a local receiver. */
+export async function startServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<RealServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { HOST: _h, PORT: _p, ...env } = process.env;
@@ -31,7 +57,7 @@ export async function startServer(databaseUrl: string): Promise<RealServer> {
     ['--import', 'tsx', 'src/cli/run.ts', 'serve', '--port', String(port)],
     {
       cwd: ROOT,
-      env: { ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
+      env: { ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...extraEnv },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
