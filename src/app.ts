@@ -21,6 +21,7 @@ import { validatorCompiler } from './http/validation.js';
 import { registerWebApp } from './http/web-app.js';
 import { keysRoutes } from './modules/accounts/keys.routes.js';
 import { sessionRoutes } from './modules/accounts/session.routes.js';
+import { usersRoutes } from './modules/accounts/users.routes.js';
 import { workspaceRoutes } from './modules/accounts/workspace.routes.js';
 import { blocksRoutes } from './modules/blocks/blocks.routes.js';
 import { historyRoutes } from './modules/changes/history.routes.js';
@@ -37,7 +38,6 @@ import { styleguideEntriesRoutes } from './modules/styleguides/entries.routes.js
 import { styleguidesRoutes } from './modules/styleguides/styleguides.routes.js';
 import { legacySwiftDriverRoutes, swiftDriverRoutes } from './modules/swift-driver/swift-driver.routes.js';
 import { textItemsRoutes } from './modules/text-items/text-items.routes.js';
-import { usersRoutes } from './modules/users/users.routes.js';
 import { variablesRoutes } from './modules/variables/variables.routes.js';
 import { variantsRoutes } from './modules/variants/variants.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';

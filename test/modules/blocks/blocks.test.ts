@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiClient, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
-import { insertItem, textsOf } from './fixtures.js';
+import { insertItem, textsOf } from '../projects/fixtures.js';
 
 const ctx = await setupApp();
 

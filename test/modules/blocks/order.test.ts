@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { now } from '../../../src/db/transaction.js';
 import { compareProjectOrder, projectOrderKey } from '../../../src/modules/blocks/blocks.service.js';
 import { createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
-import { insertItem } from './fixtures.js';
+import { insertItem } from '../projects/fixtures.js';
 
 const ctx = await setupApp();
 

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { withErrors } from '../../http/schemas.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
-import { type PeopleService, passwordLinkUrl } from '../accounts/people.service.js';
+import type { AccountsService } from './accounts.service.js';
+import { type PeopleService, passwordLinkUrl } from './people.service.js';
 
 const Role = Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')], {
   description:
