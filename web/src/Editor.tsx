@@ -2,6 +2,7 @@ import type { Editor as TipTap } from '@tiptap/react';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiError, api } from './api';
 import { HistoryList } from './HistoryList';
+import { LibraryPanel, type OpenTarget } from './Library';
 import { escapeHtml, placeholders, pluralCategories, type Text, type Value } from './model';
 import { RichEditor } from './RichEditor';
 import type { WorkspaceData } from './useWorkspaceData';
@@ -41,12 +42,14 @@ export function Editor({
   canEdit,
   onSaved,
   onClose,
+  onOpen,
 }: {
   text: Text;
   data: WorkspaceData;
   canEdit: boolean;
   onSaved: () => Promise<void>;
   onClose: () => void;
+  onOpen?: (where: OpenTarget, developerId: string) => void;
 }) {
   const [variantId, setVariantId] = useState<string>('');
   return (
@@ -95,6 +98,7 @@ export function Editor({
           />
         )}
       </div>
+      <LibraryPanel text={text} data={data} canEdit={canEdit} onChanged={onSaved} onOpen={onOpen} />
       <h3>History</h3>
       <HistoryList kind={text.kind} developerId={text.developerId} />
     </section>
@@ -175,8 +179,8 @@ function ValueForm({
       : undefined;
     const update = {
       developerId: text.developerId,
-      text: draft.html,
-      ...(plurals && { plurals }),
+      // An instance's text and plurals are its component's: the server refuses them, so they are not sent.
+      ...(text.componentId ? {} : { text: draft.html, ...(plurals && { plurals }) }),
       status: draft.status,
       assignee: draft.assignee || null,
       notes: draft.notes,
@@ -252,7 +256,7 @@ function ValueForm({
       <RichEditor
         label={`${title} text`}
         html={draft.html}
-        editable={canEdit}
+        editable={canEdit && !text.componentId}
         onChange={(html, plain) => update({ html, plain })}
         onReady={onReady}
       />

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getIfChanged, type Session, withFilter } from './api';
+import { ArrangeProject } from './BlockOrder';
 import { Editor } from './Editor';
 import { ExportPage } from './ExportPage';
 import { HistoryList } from './HistoryList';
@@ -134,7 +135,13 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
                 {listError}
               </p>
             )}
-            <TextList texts={texts} selected={selected} onSelect={setSelected} />
+            {source?.kind === 'project' ? (
+              <ArrangeProject key={source.id} projectId={source.id} texts={texts} canEdit={canEdit} onChanged={load}>
+                <TextList texts={texts} selected={selected} onSelect={setSelected} />
+              </ArrangeProject>
+            ) : (
+              <TextList texts={texts} selected={selected} onSelect={setSelected} />
+            )}
           </section>
           {open && (
             <Editor
@@ -144,6 +151,10 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
               canEdit={canEdit}
               onSaved={load}
               onClose={() => setSelected(null)}
+              onOpen={(where, developerId) => {
+                setSource(where);
+                setSelected(developerId);
+              }}
             />
           )}
         </div>

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import pg from 'pg';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { onPostgres, tempSqlitePath } from '../helpers/database.js';
+
+/** What the end-to-end suites share besides the server: a database, Chromium, axe-core. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const ROOT = resolve(import.meta.dirname, '../..');
+export const SHOTS = resolve(ROOT, 'test-results');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * A database of the server's own (its first start must find it empty): a temporary SQLite file,
+ * or on the PostgreSQL run a scratch database next to `DATABASE_URL`. `drop` removes it.
+ */
+export async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  if (!onPostgres()) return { url: tempSqlitePath('copydesk-e2e-'), drop: async () => {} };
+  const name = `copydesk_e2e_${randomBytes(6).toString('hex')}`;
+  const run = async (sql: string) => {
+    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    await client.query(sql);
+    await client.end();
+  };
+  await run(`create database ${name}`);
+  const url = new URL(String(process.env.DATABASE_URL));
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+}
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A screenshot of the page under `name` in test-results/, then axe-core: no serious or critical violation. */
+export async function checkAccessibility(page: Page, name: string): Promise<void> {
+  const suffix = onPostgres() ? '-postgres' : '';
+  await page.screenshot({ path: resolve(SHOTS, `${name}${suffix}.png`), fullPage: true });
+  await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async (): Promise<string[]> => {
+    // Runs in the page, where axe-core was just injected.
+    const page = globalThis as any;
+    const result = await page.axe.run(page.document, { runOnly: ['wcag2a', 'wcag2aa'] });
+    return result.violations
+      .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
+      .map(
+        (v: { id: string; nodes: { target: string[] }[] }) =>
+          `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+      );
+  });
+  expect(violations, name).toEqual([]);
+}
