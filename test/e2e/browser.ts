@@ -1,11 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import pg from 'pg';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { onPostgres, tempSqlitePath } from '../helpers/database.js';
+import { scratchPostgres } from './server.js';
 
 /** What the end-to-end suites share besides the server: a database, Chromium, axe-core. */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -13,23 +12,10 @@ export const ROOT = resolve(import.meta.dirname, '../..');
 export const SHOTS = resolve(ROOT, 'test-results');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
-/**
- * A database of the server's own (its first start must find it empty): a temporary SQLite file,
- * or on the PostgreSQL run a scratch database next to `DATABASE_URL`. `drop` removes it.
- */
+/** A database of the server's own: a temporary SQLite file, or on the PostgreSQL run a scratch database. */
 export async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
   if (!onPostgres()) return { url: tempSqlitePath('copydesk-e2e-'), drop: async () => {} };
-  const name = `copydesk_e2e_${randomBytes(6).toString('hex')}`;
-  const run = async (sql: string) => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query(sql);
-    await client.end();
-  };
-  await run(`create database ${name}`);
-  const url = new URL(String(process.env.DATABASE_URL));
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => run(`drop database if exists ${name} with (force)`) };
+  return scratchPostgres();
 }
 
 export function launchChromium(): Promise<Browser> {
