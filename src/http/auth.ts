@@ -66,13 +66,15 @@ export function registerAuth(
       return;
     }
     let principal: Principal | null = null;
-    let refusal = unauthorized();
+    // The refusal is built only when it is thrown: an Error captures a stack trace, a cost every
+    // authenticated request (a 304 above all) would otherwise pay for nothing.
+    let sessionEnded = false;
     const header = request.headers.authorization;
     const cookie = request.cookies?.[SESSION_COOKIE];
     if (scheme === 'v2' && !header?.trim() && cookie) {
       const session = await people.authenticate(cookie);
       if (!session) {
-        refusal = unauthorized('Your session has ended: sign in again');
+        sessionEnded = true;
       } else {
         if (!SAFE_METHODS.has(request.method) && request.headers[CSRF_HEADER] !== session.csrfToken) {
           throw forbidden(`${CSRF_HEADER}: a write from a session needs the session's CSRF token in this header`);
@@ -86,7 +88,7 @@ export function registerAuth(
     }
     if (!principal) {
       await limitKeyless?.(request, reply);
-      throw refusal;
+      throw sessionEnded ? unauthorized('Your session has ended: sign in again') : unauthorized();
     }
     if (needed && RANK[principal.role] < RANK[needed]) {
       throw forbidden(

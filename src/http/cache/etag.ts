@@ -36,12 +36,34 @@ function sortKeys(value: unknown): unknown {
   return value;
 }
 
-/** The strong tag of a request's representation at a content revision. */
-export function etagFor(workspaceId: number, revision: number, url: string): string {
+/**
+ * Digests of the requests seen lately, by workspace and URL as sent: a client polling with
+ * `If-None-Match` repeats the same URL, and normalising it and hashing it again is most of what
+ * its 304 would cost. Only short URLs are kept, at most `MAX_DIGESTS` of them (cleared whole when
+ * full), so the memory is bounded by about 8 MiB whatever the clients send.
+ */
+const digests = new Map<string, string>();
+const MAX_DIGESTS = 4096;
+const MAX_KEPT_URL = 1024;
+
+function digestOf(workspaceId: number, url: string): string {
+  const key = `${workspaceId}\n${url}`;
+  const known = digests.get(key);
+  if (known !== undefined) return known;
   const digest = createHash('sha256')
     .update(`${workspaceId}\n${normaliseRequest(url)}`)
-    .digest('base64url');
-  return `"${revision}-${digest.slice(0, 22)}"`;
+    .digest('base64url')
+    .slice(0, 22);
+  if (url.length <= MAX_KEPT_URL) {
+    if (digests.size >= MAX_DIGESTS) digests.clear();
+    digests.set(key, digest);
+  }
+  return digest;
+}
+
+/** The strong tag of a request's representation at a content revision. */
+export function etagFor(workspaceId: number, revision: number, url: string): string {
+  return `"${revision}-${digestOf(workspaceId, url)}"`;
 }
 
 /** The tag sent with a compressed body: its bytes differ from the identity form's (nginx does the same). */
@@ -50,6 +72,8 @@ export const weak = (etag: string): string => `W/${etag}`;
 /** Whether `If-None-Match` names the tag, compared weakly (a `W/` prefix is ignored), or is `*`. */
 export function matchesIfNoneMatch(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
+  // What a client sends back is most often the one tag it was given, as it was given.
+  if (ifNoneMatch === etag || (ifNoneMatch.startsWith('W/') && ifNoneMatch.slice(2) === etag)) return true;
   return ifNoneMatch.split(',').some((candidate) => {
     const tag = candidate.trim().replace(/^W\//, '');
     return tag === '*' || tag === etag;

@@ -15,7 +15,9 @@ export interface HttpCacheOptions {
 }
 
 const kState = Symbol('httpCacheState');
-type WithState = FastifyRequest & { [kState]: HttpCacheState | null };
+/** How a rendering request releases the identical requests waiting for its bytes. */
+const kSettle = Symbol('httpCacheSettle');
+type WithState = FastifyRequest & { [kState]: HttpCacheState | null; [kSettle]: (() => void) | null };
 
 /**
  * Everything HTTP caching does, in one plugin: ETags and `If-None-Match` for cacheable routes (see
@@ -31,6 +33,7 @@ export const httpCache = fp<HttpCacheOptions>(
 
     // The state lives in a field every request is built with, and is made on first read.
     app.decorateRequest(kState as unknown as string, null);
+    app.decorateRequest(kSettle as unknown as string, null);
     app.decorateRequest('httpCache', {
       getter(this: FastifyRequest): HttpCacheState {
         const request = this as WithState;
@@ -45,7 +48,6 @@ export const httpCache = fp<HttpCacheOptions>(
       if (!principal) return false;
       const state = request.httpCache;
       state.etag = etagFor(principal.workspaceId, principal.revision, request.url);
-      state.encoding = negotiateEncoding(request.headers['accept-encoding']);
       // `private, no-cache`: a browser keeps the body but asks again every time (with
       // If-None-Match, so an unchanged workspace costs a 304); a shared cache keeps nothing, as
       // the answer depends on who asks.
@@ -55,6 +57,7 @@ export const httpCache = fp<HttpCacheOptions>(
         reply.code(304).send();
         return true;
       }
+      state.encoding = negotiateEncoding(request.headers['accept-encoding']);
       const cached = cache.get(cacheKey(request, state));
       if (!cached) {
         state.outcome = 'miss';
@@ -96,7 +99,6 @@ export const httpCache = fp<HttpCacheOptions>(
 
     /** Representations being rendered, by cache key: settled once kept, or once their rendering ended. */
     const rendering = new Map<string, Promise<void>>();
-    const rendered = new WeakMap<FastifyRequest, () => void>();
     function lead(request: FastifyRequest, reply: FastifyReply, key: string): void {
       let settle = () => {};
       const done = new Promise<void>((resolve) => {
@@ -107,11 +109,11 @@ export const httpCache = fp<HttpCacheOptions>(
         if (rendering.get(key) === done) rendering.delete(key);
         settle();
       };
-      rendered.set(request, finish);
+      (request as WithState)[kSettle] = finish;
       // Whatever happens to the response (an error, a client gone), the followers go on.
       reply.raw.once('close', finish);
     }
-    const settle = (request: FastifyRequest) => rendered.get(request)?.();
+    const settle = (request: FastifyRequest) => (request as WithState)[kSettle]?.();
     app.addHook('onResponse', (request, _reply, done) => {
       settle(request);
       done();
