@@ -89,6 +89,7 @@ export function createServices(
     db,
     writes,
     accounts,
+    textAssignees: textCascades,
     sessionIdleMs: sessions.idleMs,
     sessionMaxMs: sessions.maxMs,
     passwordLinkMs: sessions.passwordLinkMs,

@@ -133,3 +133,8 @@ export function findUserById(db: Executor, userId: number) {
     .where('id', '=', userId)
     .executeTakeFirst();
 }
+
+/** Removes the user; the database removes their sessions, password links and keys with them. */
+export async function deleteUser(db: Executor, userId: number): Promise<void> {
+  await db.deleteFrom('users').where('id', '=', userId).execute();
+}

@@ -1,5 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Database, Role } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
@@ -41,6 +41,10 @@ export interface PeopleDeps {
   db: Kysely<Database>;
   writes: WritePath;
   accounts: Pick<AccountsService, 'createUser'>;
+  /** Clears a removed user as assignee, inside the removal's write (the texts module owns texts). */
+  textAssignees: {
+    unassignUser: (trx: Transaction<Database>, workspaceId: number, userId: number) => Promise<Change[]>;
+  };
   /** How long a session lives without use; each use extends it, up to `sessionMaxMs` from sign-in. */
   sessionIdleMs: number;
   sessionMaxMs: number;
@@ -211,6 +215,32 @@ export function createPeopleService(deps: PeopleDeps) {
           changes: change ? [change as Change] : [],
           apply: (t) => repo.updateUser(t, user.id, after),
           result: { email: user.email, ...after },
+        };
+      });
+    },
+
+    /**
+     * Removes a user from the workspace: their sessions, password links and keys end at once, and
+     * every text or variant value assigned to them loses its assignee, each recorded as changed.
+     * What they wrote stays in history under their email. The workspace keeps an admin, and
+     * nobody removes themselves (another admin does), so an admin cannot lock themselves out.
+     */
+    async remove(scope: WriteScope, email: string): Promise<void> {
+      await writes.write(scope, async (trx) => {
+        const user = await repo.findUser(trx, scope.workspaceId, email.trim().toLowerCase());
+        if (!user) throw notFound(`User ${email} not found`);
+        if (user.email === scope.actor.email) throw conflict('email: you cannot remove yourself; another admin can');
+        if (user.role === 'admin') {
+          const admins = (await repo.listPeople(trx, scope.workspaceId)).filter((p) => p.role === 'admin');
+          if (admins.length <= 1) throw conflict('email: the workspace must keep at least one admin');
+        }
+        const texts = await deps.textAssignees.unassignUser(trx, scope.workspaceId, user.id);
+        const identity = { kind: 'user' as const, ref: `user:${user.id}`, developerId: user.email };
+        const removed = changeOf(identity, { email: user.email, name: user.name, role: user.role }, null) as Change;
+        return {
+          changes: [removed, ...texts],
+          apply: (t) => repo.deleteUser(t, user.id),
+          result: undefined,
         };
       });
     },

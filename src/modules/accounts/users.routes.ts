@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import { withErrors } from '../../http/schemas.js';
+import { Success, withErrors } from '../../http/schemas.js';
 import type { AccountsService } from './accounts.service.js';
 import { type PeopleService, passwordLinkUrl } from './people.service.js';
 
@@ -74,6 +74,24 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     (request) => people.update(scopeOf(request), request.params.email, request.body),
+  );
+
+  app.delete(
+    '/users/:email',
+    {
+      schema: {
+        tags: ['users'],
+        summary: 'Remove a user (admins): their sessions and keys end, their texts lose them as assignee',
+        description:
+          'What they changed stays in history under their email. The workspace always keeps an admin, and nobody removes themselves (409).',
+        params: EmailParams,
+        response: withErrors({ 200: Success }, 403, 404, 409),
+      },
+    },
+    async (request) => {
+      await people.remove(scopeOf(request), request.params.email);
+      return { success: true as const };
+    },
   );
 
   app.post(

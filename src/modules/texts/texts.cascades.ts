@@ -10,7 +10,7 @@ type Trx = Transaction<Database>;
 /**
  * What other modules' writes do to components and text items: moving them out of a deleted
  * folder or block, reassigning a removed status, deleting a project's items, removing a variant's
- * values. Each runs inside the caller's write, changes only the `texts` tables, and answers the
+ * values, unassigning a removed user. Each runs inside the caller's write, changes only the `texts` tables, and answers the
  * change of every record it touched, for the change log. Call them before deleting the rows they
  * refer to, so that the changes still name them.
  */
@@ -78,6 +78,19 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
         async () => {
           for (const [from, into] of mapping) await repo.reassignStatus(trx, workspaceId, from, into);
         },
+      );
+    },
+
+    /** Every text or variant value assigned to the user loses its assignee (the user is being removed). */
+    async unassignUser(trx: Trx, workspaceId: number, userId: number): Promise<Change[]> {
+      const unassign = <T extends { assigneeId: number | null }>(value: T): T =>
+        value.assigneeId === userId ? { ...value, assigneeId: null } : value;
+      return cascade(
+        trx,
+        workspaceId,
+        await repo.textsAssignedTo(trx, workspaceId, userId),
+        (e) => ({ ...unassign(e), variants: e.variants.map(unassign) }) as TextEntity,
+        () => repo.unassignUser(trx, workspaceId, userId),
       );
     },
 

@@ -302,6 +302,37 @@ export async function reassignStatus(db: Executor, workspaceId: number, from: st
     .execute();
 }
 
+/** Texts of the workspace assigned to the user, on the base text or on any variant value. */
+export async function textsAssignedTo(db: Executor, workspaceId: number, userId: number): Promise<TextRef[]> {
+  return db
+    .selectFrom('texts')
+    .select(['id', 'kind'])
+    .where('workspace_id', '=', workspaceId)
+    .where((eb) =>
+      eb.or([
+        eb('assignee_id', '=', userId),
+        eb('id', 'in', eb.selectFrom('text_variants').select('text_id').where('assignee_id', '=', userId)),
+      ]),
+    )
+    .execute();
+}
+
+/** Clears the user as assignee everywhere in the workspace. */
+export async function unassignUser(db: Executor, workspaceId: number, userId: number): Promise<void> {
+  await db
+    .updateTable('texts')
+    .set(stamped(workspaceId, { assignee_id: null }))
+    .where('workspace_id', '=', workspaceId)
+    .where('assignee_id', '=', userId)
+    .execute();
+  await db
+    .updateTable('text_variants')
+    .set({ assignee_id: null })
+    .where('assignee_id', '=', userId)
+    .where('text_id', 'in', (eb) => eb.selectFrom('texts').select('id').where('workspace_id', '=', workspaceId))
+    .execute();
+}
+
 /** Texts of the workspace in any of the given folders, blocks, containers, or with a value of the variants. */
 export async function textsWhere(
   db: Executor,
