@@ -471,7 +471,7 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     expect(await api('GET', 'webhooks')).toEqual([]);
   });
 
-  it('people: an invited viewer gets a link; as a viewer, settings are read-only and webhooks absent', async () => {
+  it('people: an invited viewer gets a link; as a viewer, settings are read-only and webhooks absent; removed', async () => {
     const people = section('people');
     const invite = people.getByRole('form', { name: 'Invite someone' });
     await invite.getByLabel('Email').fill('reader@example.com');
@@ -526,5 +526,13 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     // And the API refuses a viewer the webhooks, whatever the page shows.
     const status = await viewer.evaluate(async () => (await fetch('/v2/webhooks')).status);
     expect(status).toBe(403);
+
+    // The admin removes them (never themselves: no button for their own row); their session ends.
+    expect(await people.getByRole('button', { name: 'Remove admin@localhost' }).count()).toBe(0);
+    await people.getByRole('button', { name: 'Remove reader@example.com' }).click();
+    await people.getByRole('button', { name: 'Yes, remove reader@example.com' }).click();
+    await expect.poll(() => people.getByRole('cell', { name: 'reader@example.com' }).count()).toBe(0);
+    expect((await api<{ email: string }[]>('GET', 'users')).map((u) => u.email)).toEqual(['admin@localhost']);
+    expect(await viewer.evaluate(async () => (await fetch('/v2/session')).status)).toBe(401);
   });
 });

@@ -44,7 +44,7 @@ export function Settings({ session, data }: { session: Session; data: WorkspaceD
       <Variables data={data} canEdit={canEdit} />
       <Statuses data={data} admin={admin} />
       <StyleGuides data={data} canEdit={canEdit} />
-      <People admin={admin} data={data} />
+      <People admin={admin} me={session.email} data={data} />
       <Keys admin={admin} />
       {admin && <Webhooks />}
     </main>

@@ -2,15 +2,16 @@ import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { api } from '../api';
 import type { WorkspaceData } from '../useWorkspaceData';
-import { ErrorText, field, SettingsSection, useAction } from './common';
+import { ConfirmDelete, ErrorText, field, SettingsSection, useAction } from './common';
 
 const ROLES = ['admin', 'editor', 'viewer'] as const;
 
 /**
  * People and their roles. Admins invite someone (the answer is a one-time link to pass on),
- * change a role, and make a new link for someone who lost theirs; everyone else reads the list.
+ * change a role, make a new link for someone who lost theirs, and remove someone else (their
+ * sessions and keys end, their texts lose them as assignee); everyone else reads the list.
  */
-export function People({ admin, data }: { admin: boolean; data: WorkspaceData }) {
+export function People({ admin, me, data }: { admin: boolean; me: string; data: WorkspaceData }) {
   const [link, setLink] = useState<{ email: string; url: string } | null>(null);
   const invite = useAction();
   const change = useAction();
@@ -51,6 +52,7 @@ export function People({ admin, data }: { admin: boolean; data: WorkspaceData })
             <th scope="col">Name</th>
             <th scope="col">Role</th>
             {admin && <th scope="col">Password</th>}
+            {admin && <th scope="col">Remove</th>}
           </tr>
         </thead>
         <tbody>
@@ -80,6 +82,24 @@ export function People({ admin, data }: { admin: boolean; data: WorkspaceData })
                   <button type="button" onClick={() => void newLink(u.email)}>
                     New password link for {u.email}
                   </button>
+                </td>
+              )}
+              {admin && (
+                <td>
+                  {u.email === me ? (
+                    <span className="muted">you</span>
+                  ) : (
+                    <ConfirmDelete
+                      what={u.email}
+                      verb="Remove"
+                      onConfirm={() =>
+                        change.run(async () => {
+                          await api.delete(`users/${encodeURIComponent(u.email)}`);
+                          data.reload();
+                        })
+                      }
+                    />
+                  )}
                 </td>
               )}
             </tr>
