@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -61,6 +61,19 @@ export function startServer(env: NodeJS.ProcessEnv): ChildProcess {
   });
 }
 
+/**
+ * CPU time (user + system) a process has used, in ms, from /proc (Linux, 10 ms ticks; 0 elsewhere).
+ * On a shared machine a request's wall time also counts waiting for a core; its CPU time does not.
+ */
+export function cpuMs(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 export async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   child.kill('SIGTERM');
@@ -93,6 +106,8 @@ export interface BenchServer {
   server: ChildProcess;
   /** An API call with the bench key; throws on anything but 2xx. */
   call(method: string, path: string, body?: unknown): Promise<Response>;
+  /** `call`, answering its wall time and the server's CPU time over it, in ms. */
+  timed(method: string, path: string, body?: unknown): Promise<{ ms: number; cpu: number }>;
 }
 
 /** A fresh database with a workspace, a user and a key (through the CLI), and a server on it. */
@@ -101,7 +116,9 @@ export async function startBenchServer(workspaceName: string): Promise<BenchServ
   const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }));
   const workspace = await json(['workspace', 'create', '--name', workspaceName]);
   const email = 'bench@example.com';
-  await json(['user', 'create', '--workspace', String(workspace.id), '--email', email, '--role', 'admin']);
+  const user = ['user', 'create', '--workspace', String(workspace.id), '--email', email];
+  // A build from before roles (an A/B run's base) has no --role: every user of it may write.
+  await json([...user, '--role', 'admin']).catch(() => json(user));
   const { key } = await json(['key', 'create', '--workspace', String(workspace.id), '--email', email]);
   const port = await freePort();
   const server = startServer({ DATABASE_URL, PORT: String(port) });
@@ -116,6 +133,12 @@ export async function startBenchServer(workspaceName: string): Promise<BenchServ
     if (!res.ok) throw new Error(`${method} /v2/${path}: ${res.status} ${await res.text()}`);
     return res;
   }
+  async function timed(method: string, path: string, body?: unknown): Promise<{ ms: number; cpu: number }> {
+    const cpu = cpuMs(server.pid);
+    const started = performance.now();
+    await (await call(method, path, body)).arrayBuffer();
+    return { ms: performance.now() - started, cpu: cpuMs(server.pid) - cpu };
+  }
   const database = DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
-  return { DATABASE_URL, database, key, port, server, call };
+  return { DATABASE_URL, database, key, port, server, call, timed };
 }

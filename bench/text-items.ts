@@ -20,7 +20,9 @@ const BASE_ITEMS = 2_000;
 const BATCH = 1_000;
 const PATCH_RUNS = 10;
 const duration = Number(process.env.BENCH_SECONDS ?? 10);
-const { database, key, port, server, call } = await startBenchServer('bench text items');
+/** `BENCH_SKIP_LOAD=1`: the writes and the cold GETs only. */
+const skipLoad = process.env.BENCH_SKIP_LOAD === '1';
+const { database, key, port, server, call, timed } = await startBenchServer('bench text items');
 const base = `http://127.0.0.1:${port}/v2`;
 
 const variants = ['fr', 'de', 'es'];
@@ -63,6 +65,7 @@ function item(project: number, n: number) {
 }
 
 const postTimes: number[] = [];
+const postCpu: number[] = [];
 for (const [p, projectId] of projectIds.entries()) {
   await call('POST', 'projectBlocks', {
     projectId,
@@ -70,9 +73,9 @@ for (const [p, projectId] of projectIds.entries()) {
   });
   for (let start = 0; start < ITEMS; start += BATCH) {
     const textItems = Array.from({ length: Math.min(BATCH, ITEMS - start) }, (_, i) => item(p, start + i));
-    const started = performance.now();
-    await call('POST', 'textItems', { projectId, textItems });
-    postTimes.push(performance.now() - started);
+    const { ms, cpu } = await timed('POST', 'textItems', { projectId, textItems });
+    postTimes.push(ms);
+    postCpu.push(cpu);
   }
 }
 
@@ -80,6 +83,7 @@ const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(
 
 // PATCH 1,000 updates of one project: text (so plural forms follow), status and tags, different each run.
 const patchTimes: number[] = [];
+const patchCpu: number[] = [];
 for (let run = 0; run < PATCH_RUNS; run += 1) {
   const updates = Array.from({ length: 1_000 }, (_, n) => ({
     developerId: `p00-item-${pad(n)}`,
@@ -87,9 +91,9 @@ for (let run = 0; run < PATCH_RUNS; run += 1) {
     status: ['NONE', 'WIP', 'REVIEW', 'FINAL'][(n + run) % 4],
     tags: [`run-${run}`],
   }));
-  const started = performance.now();
-  await call('PATCH', 'textItems', { updates });
-  patchTimes.push(performance.now() - started);
+  const { ms, cpu } = await timed('PATCH', 'textItems', { updates });
+  patchTimes.push(ms);
+  patchCpu.push(cpu);
 }
 
 interface Measured {
@@ -119,6 +123,9 @@ async function measure(path: string): Promise<Measured> {
     },
   );
   try {
+    const records = (JSON.parse(body) as unknown[]).length;
+    if (skipLoad)
+      return { rps: Number.NaN, baseline: Number.NaN, bytes: Buffer.byteLength(body), records, cold, p99: 0 };
     await waitForHttp(`http://127.0.0.1:${barePort}/`);
     const getHeaders = { authorization: key };
     await load(url, { connections: 10, duration: 2, headers: getHeaders });
@@ -126,7 +133,6 @@ async function measure(path: string): Promise<Measured> {
     if (ours.non2xx > 0 || ours.errors > 0) throw new Error(`${path}: ${ours.non2xx} non-2xx, ${ours.errors} errors`);
     await load(`http://127.0.0.1:${barePort}/`, { connections: 10, duration: 2 });
     const baseline = await load(`http://127.0.0.1:${barePort}/`, { connections: 10, duration });
-    const records = (JSON.parse(body) as unknown[]).length;
     return { rps: ours.rps, baseline: baseline.rps, bytes: Buffer.byteLength(body), records, cold, p99: ours.p99 };
   } finally {
     await stop(bare);
@@ -147,7 +153,9 @@ try {
   console.log(
     `database: ${database}; ${PROJECTS} projects x ${ITEMS} items (a third plural, 3 variants each), a base of ${BASE_ITEMS}`,
   );
-  console.log(`POST /v2/textItems, ${BATCH} per request: median ${median(postTimes).toFixed(0)} ms`);
+  console.log(
+    `POST /v2/textItems, ${BATCH} per request: median ${median(postTimes).toFixed(0)} ms, server CPU ${median(postCpu)} ms`,
+  );
   const fullRatio = full.rps / full.baseline;
   report('GET /v2/textItems (all projects)', full, ` (target >= 0.25): ${fullRatio >= 0.25 ? 'PASS' : 'FAIL'}`);
   report('GET /v2/textItems (one project)', one, '');
@@ -156,7 +164,7 @@ try {
   const patch = median(patchTimes);
   const patchTarget = database === 'postgres' ? '' : ` (target < 1000 ms): ${patch < 1000 ? 'PASS' : 'FAIL'}`;
   console.log(
-    `PATCH /v2/textItems, 1,000 updates, ms: ${patchTimes.map((t) => t.toFixed(0)).join(', ')}; median ${patch.toFixed(0)} ms${patchTarget}`,
+    `PATCH /v2/textItems, 1,000 updates, ms: ${patchTimes.map((t) => t.toFixed(0)).join(', ')}; median ${patch.toFixed(0)} ms, server CPU ${median(patchCpu)} ms${patchTarget}`,
   );
 } finally {
   await stop(server);
