@@ -25,6 +25,7 @@ import {
   createTextCascades,
   createTextsReader,
   type FieldLookupsLoader,
+  refreshSearchIndex,
   textPositions,
 } from './modules/texts/index.js';
 import { createVariablesService } from './modules/variables/variables.service.js';
@@ -46,6 +47,8 @@ export function createServices(
   } = {},
 ) {
   const writes = createWritePath(db);
+  // The search documents of the texts a write changed, built once each before it commits.
+  writes.beforeCommit(refreshSearchIndex);
   const history = createHistoryService({ db, writes, retentionDays: options.historyRetentionDays ?? 365 });
   const webhooks = createWebhooks({
     db,

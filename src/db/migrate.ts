@@ -8,6 +8,7 @@ import * as people from './migrations/2026_11_25_701_people.js';
 import * as textRevision from './migrations/2026_11_25_702_text_revision.js';
 import * as textSearch from './migrations/2026_11_25_703_text_search.js';
 import * as compactChangeFields from './migrations/2026_11_25_800_compact_change_fields.js';
+import * as searchQueue from './migrations/2026_11_26_100_search_queue.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_702_text_revision': textRevision,
   '2026_11_25_703_text_search': textSearch,
   '2026_11_25_800_compact_change_fields': compactChangeFields,
+  '2026_11_26_100_search_queue': searchQueue,
 };
 
 /** Every migration, in the order they apply. */

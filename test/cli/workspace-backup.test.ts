@@ -85,7 +85,10 @@ describe('copydesk workspace export and import', () => {
 
     // The source's key was restored with the workspace: the same key reads the copy.
     const copy = apiClient(target.app, ws.key);
-    for (const url of [...everyGet(['web', 'mobile']), 'webhooks']) {
+    // The search index is rebuilt for the restored texts (by a component's variant value too).
+    expect((await copy.get('search?q=panier')).body.results.length).toBeGreaterThan(0);
+    const searches = ['search?q=panier', 'search?q=cart', 'search?q=went wrong'];
+    for (const url of [...everyGet(['web', 'mobile']), 'webhooks', ...searches]) {
       const [a, b] = [await ws.api.get(url), await copy.get(url)];
       expect({ url, status: b.status, body: b.raw.body }).toEqual({ url, status: a.status, body: a.raw.body });
     }

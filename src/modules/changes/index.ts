@@ -6,6 +6,7 @@ export { changeOf, changesOf, diffFields, type Fields, type RecordIdentity } fro
 export * from './changes.types.js';
 export { createHistoryService, type HistoryService } from './history.service.js';
 export {
+  type BeforeCommit,
   type ChangeSubscriber,
   type CommitListener,
   createWritePath,

@@ -35,7 +35,7 @@ export { type FilterKey, type ParsedFilter, parseFilter } from './filter.parse.j
 export { detachInstances, showInstances } from './instances.js';
 export { inCldrOrder, isPluralForm, PLURAL_FORMS, splitPluralRecordId } from './plurals.js';
 export { baseOwner, type Owner } from './records.js';
-export { type FoundText, searchTexts } from './search.repository.js';
+export { type FoundText, refreshSearchIndex, searchTexts } from './search.repository.js';
 // What other modules' writes do to texts.
 export { createTextCascades, type TextCascades } from './texts.cascades.js';
 export { type FieldLookups, type FieldLookupsLoader, textChanges } from './texts.fields.js';

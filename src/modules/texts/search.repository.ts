@@ -79,3 +79,41 @@ interface Row {
   folder_id: number | null;
   project_id: number | null;
 }
+
+/** A text's document: its developer ID as it is and split at `-`, `_` and `.`, then its texts. */
+const SQLITE_DOCUMENT = sql`t.developer_id || ' ' || replace(replace(replace(t.developer_id, '-', ' '), '_', ' '), '.', ' ')
+  || ' ' || coalesce(t.name, '') || ' ' || t.text || ' ' || t.notes || ' ' || t.tags
+  || ' ' || coalesce((select group_concat(v.text || ' ' || v.notes, ' ') from text_variants v where v.text_id = t.id), '')`;
+const POSTGRES_DOCUMENT = sql`to_tsvector('simple',
+  t.developer_id || ' ' || translate(t.developer_id, '-_.', '   ') || ' ' || coalesce(t.name, '') || ' '
+  || t.text || ' ' || t.notes || ' ' || t.tags || ' '
+  || coalesce((select string_agg(v.text || ' ' || v.notes, ' ') from text_variants v where v.text_id = t.id), ''))`;
+
+/**
+ * Rebuilds the documents of the texts whose searchable columns changed in this transaction. The
+ * database's triggers queue their ids in `text_search_queue` (migration 2026_11_26_100); the write
+ * path calls this before every commit, so each text's document is built once per write, however
+ * many of its rows the write touched, and the index still changes with the text. A deleted text's
+ * document is already gone; its queued id rebuilds nothing.
+ */
+export async function refreshSearchIndex(db: Executor): Promise<void> {
+  if (dialectOf(db) === 'postgres') {
+    // Only the ids this transaction takes off the queue: another writer's are not ours to clear.
+    const { rows } = await sql<{ text_id: number }>`delete from text_search_queue returning text_id`.execute(db);
+    if (rows.length === 0) return;
+    const ids = rows.map((row) => row.text_id);
+    await sql`delete from text_search where text_id = any(${ids}::integer[])`.execute(db);
+    await sql`insert into text_search (text_id, workspace_id, document)
+      select t.id, t.workspace_id, ${POSTGRES_DOCUMENT} from texts t where t.id = any(${ids}::integer[])`.execute(db);
+    return;
+  }
+  // One writer at a time: the queue holds this transaction's ids only.
+  const queued = await sql<{ queued: number }>`select exists (select 1 from text_search_queue) as queued`.execute(db);
+  if (!queued.rows[0]?.queued) return;
+  await sql`delete from text_search where rowid in (select text_id from text_search_queue)`.execute(db);
+  await sql`insert into text_search (rowid, workspace_id, document)
+    select t.id, t.workspace_id, ${SQLITE_DOCUMENT} from texts t where t.id in (select text_id from text_search_queue)`.execute(
+    db,
+  );
+  await sql`delete from text_search_queue`.execute(db);
+}

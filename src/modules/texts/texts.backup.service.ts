@@ -1,5 +1,6 @@
 import { type BackupRow, type IdMaps, insertRows, mapId, selectRows, updateColumn } from '../../db/backup-rows.js';
 import type { Executor } from '../../db/schema.js';
+import { refreshSearchIndex } from './search.repository.js';
 import { TEXT_COLUMNS } from './texts.repository.js';
 
 /**
@@ -84,4 +85,6 @@ export async function restoreTexts(trx: Executor, maps: IdMaps, backup: TextsBac
       variable_id: mapId(maps.variables, v.variable_id),
     })),
   );
+  // The restored texts' search documents, built once each (the triggers only queued them).
+  await refreshSearchIndex(trx);
 }

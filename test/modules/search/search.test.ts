@@ -85,6 +85,52 @@ describe('GET /v2/search', () => {
     expect(await ids(ws, 'cancel')).toEqual([]);
   });
 
+  it('indexes every row a request writes, and nothing of a request that fails', async () => {
+    const ws = await createWorkspace(ctx);
+    await seed(ws);
+    const variants = [
+      { name: 'German', developerId: 'de' },
+      { name: 'Spanish', developerId: 'es' },
+    ];
+    expect((await ws.api.post('variants', { variants })).status).toBe(201);
+    const created = await ws.api.post('components', {
+      components: [
+        {
+          developerId: 'save',
+          text: 'Save',
+          variants: [
+            { variantId: 'fr', text: 'Enregistrer' },
+            { variantId: 'de', text: 'Speichern' },
+            { variantId: 'es', text: 'Guardar' },
+          ],
+        },
+      ],
+    });
+    expect(created.status).toBe(201);
+    for (const word of ['save', 'enregistrer', 'speichern', 'guardar']) {
+      expect(await ids(ws, word)).toEqual(['component:save']);
+    }
+    // A variant value changed: the document keeps the others and has the new one.
+    const changed = await ws.api.patch('components', {
+      variantId: 'de',
+      updates: [{ developerId: 'save', text: 'Sichern' }],
+    });
+    expect(changed.status).toBe(200);
+    expect(await ids(ws, 'sichern')).toEqual(['component:save']);
+    expect(await ids(ws, 'speichern')).toEqual([]);
+    expect(await ids(ws, 'enregistrer save')).toEqual(['component:save']);
+    // The second element is refused, so the first is not written, nor indexed.
+    const refused = await ws.api.post('components', {
+      components: [
+        { developerId: 'draft', text: 'Draft' },
+        { developerId: 'broken', text: 'Broken', folderId: 'no-such-folder' },
+      ],
+    });
+    expect(refused.status).toBe(400);
+    expect(await ids(ws, 'draft')).toEqual([]);
+    expect(await ids(ws, 'guardar')).toEqual(['component:save']);
+  });
+
   it("never shows another workspace's texts; a query without words finds nothing; no q is a 400", async () => {
     const ws = await createWorkspace(ctx);
     const other = await createWorkspace(ctx);
