@@ -5,7 +5,7 @@ import type { TextKind } from './texts.types.js';
 /**
  * A text's ETag: its row id and the workspace revision of its last change. Every change of the
  * text (base fields, a variant value, its variables, a cascade) goes through
- * `texts.repository.updateText(s)`, which stamps the revision, so a changed text never keeps its
+ * `texts.repository.updateTexts(Each)`, which stamps the revision, so a changed text never keeps its
  * ETag; a deleted and recreated text has a new row id.
  */
 export function etagOf(id: number, revision: number): string {

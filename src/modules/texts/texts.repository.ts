@@ -1,5 +1,6 @@
-import { type Insertable, sql } from 'kysely';
+import { CompiledQuery, type Insertable, sql } from 'kysely';
 import { bulkInsertObjects } from '../../db/bulk-insert.js';
+import { dialectOf } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import type { NewTextRow, TextVariantsTable } from '../../db/schema.texts.js';
 import { assembleEntities, type TextChanges, type TextColumns, type TextVariableRow, textColumns } from './entities.js';
@@ -183,14 +184,66 @@ const stamped = (workspaceId: number, changes: TextChanges) => ({
   revision: sql<number>`(select revision from workspaces where id = ${workspaceId})`,
 });
 
-export async function updateText(db: Executor, workspaceId: number, id: number, changes: TextChanges): Promise<void> {
-  if (Object.keys(changes).length === 0) return;
-  await db
-    .updateTable('texts')
-    .set(stamped(workspaceId, changes))
-    .where('workspace_id', '=', workspaceId)
-    .where('id', '=', id)
-    .execute();
+/** The integer columns of `texts` a write may set; the others are text. */
+const INTEGER_COLUMNS = new Set([
+  'folder_id',
+  'project_id',
+  'block_id',
+  'base_text_item_id',
+  'component_id',
+  'position',
+  'assignee_id',
+  'character_limit',
+  'integrated',
+]);
+/** Bound parameters per statement, under SQLite's limit of 32,766. */
+const MAX_PARAMETERS = 30_000;
+
+/**
+ * Sets different columns on each text: one `UPDATE ... FROM (VALUES ...)` for every set of texts
+ * that change the same columns (a batch PATCH is usually one), instead of a statement per text,
+ * each stamping the write's revision. Every value is a bound parameter; PostgreSQL gets each
+ * value's type, which it cannot infer inside `VALUES`.
+ */
+export async function updateTextsEach(
+  db: Executor,
+  workspaceId: number,
+  updates: readonly { id: number; changes: TextChanges }[],
+): Promise<void> {
+  const byColumns = new Map<string, { id: number; changes: TextChanges }[]>();
+  for (const update of updates) {
+    const key = Object.keys(update.changes).join(',');
+    if (key === '') continue;
+    const list = byColumns.get(key);
+    if (list) list.push(update);
+    else byColumns.set(key, [update]);
+  }
+  const postgres = dialectOf(db) === 'postgres';
+  for (const [key, group] of byColumns) {
+    const columns = key.split(',') as (keyof TextChanges)[];
+    const names = ['id', ...columns];
+    const types = names.map((name) => (name === 'id' || INTEGER_COLUMNS.has(name) ? 'integer' : 'text'));
+    const assignments = columns.map((column) => `"${column}" = v."${column}"`).join(', ');
+    const perStatement = Math.max(1, Math.floor((MAX_PARAMETERS - 2) / names.length));
+    for (const part of chunks(group, perStatement)) {
+      const parameters: unknown[] = [];
+      const slot = (value: unknown, type: string) => {
+        parameters.push(value);
+        return postgres ? `$${parameters.length}::${type}` : '?';
+      };
+      const tuples = part.map(
+        (u) =>
+          `(${names.map((name, i) => slot(name === 'id' ? u.id : u.changes[name as keyof TextChanges], types[i] as string)).join(', ')})`,
+      );
+      const revision = slot(workspaceId, 'integer');
+      const workspace = slot(workspaceId, 'integer');
+      const statement =
+        `with v (${names.map((name) => `"${name}"`).join(', ')}) as (values ${tuples.join(', ')}) ` +
+        `update "texts" set ${assignments}, "revision" = (select "revision" from "workspaces" where "id" = ${revision}) ` +
+        `from v where "texts"."id" = v."id" and "texts"."workspace_id" = ${workspace}`;
+      await db.executeQuery(CompiledQuery.raw(statement, parameters));
+    }
+  }
 }
 
 /** Removes the values of one variant (or of every variant when `variantId` is null) from the texts. */

@@ -169,11 +169,12 @@ export async function applyUpdatePlans(
   variant: VariantRow | null,
 ): Promise<void> {
   const updatedAt = now();
-  for (const plan of plans) {
+  const updates = plans.map((plan) => {
     const columns = textColumns(plan.changes);
     if (Object.keys(columns).length > 0 || plan.variantValue || plan.variables) columns.updated_at = updatedAt;
-    await repo.updateText(trx, workspaceId, plan.entity.id, columns);
-  }
+    return { id: plan.entity.id, changes: columns };
+  });
+  await repo.updateTextsEach(trx, workspaceId, updates);
   const values = plans.flatMap((p) => (p.variantValue ? [variantValueRow(p.entity.id, p.variantValue)] : []));
   if (variant && values.length > 0) {
     await repo.deleteVariantValues(
