@@ -187,7 +187,7 @@ describe('project order and the component library in Chromium', { timeout: 120_0
     expect((await order()).items).toEqual(['intro', 'contact', 'legal', 'help', 'title', 'cancel']);
   });
 
-  it('opens an instance from the component’s editor; a component edit shows in it', async () => {
+  it('opens an instance from the component’s editor; a component edit shows in it; detaching it', async () => {
     await keyed(server)('PATCH', 'components', { updates: [{ developerId: 'cancel', text: 'Cancel order' }] });
     await page.getByRole('list', { name: 'Instances of cancel' }).getByRole('button', { name: 'Open cancel' }).click();
     const editor = page.getByRole('region', { name: 'Editing cancel' });
@@ -213,5 +213,16 @@ describe('project order and the component library in Chromium', { timeout: 120_0
       status: 'REVIEW',
       componentId: 'cancel',
     });
+
+    // Detached, it keeps the text it showed, now its own to edit, and can be published again.
+    await editor.getByRole('button', { name: 'Detach from the component' }).click();
+    await editor.getByText('Publish to the library').waitFor();
+    await expect
+      .poll(() => base.getByRole('textbox', { name: 'Base text text' }).getAttribute('contenteditable'))
+      .toBe('true');
+    await checkAccessibility(page, 'library-08-detached');
+    const after = await keyed(server)<{ id: string; text: string; componentId: string | null }[]>('GET', 'textItems');
+    expect(after.find((r) => r.id === 'cancel')).toMatchObject({ text: 'Cancel order', componentId: null });
+    expect(await keyed(server)('GET', 'textItems/instances?componentId=cancel')).toEqual([]);
   });
 });

@@ -35,16 +35,41 @@ export function LibraryPanel({
   if (text.kind === 'component') {
     return <Instances component={text} data={data} canEdit={canEdit} onOpen={onOpen} />;
   }
-  if (text.componentId) {
-    return (
-      <p className="muted library-note">
+  if (text.componentId) return <InstanceNote text={text} canEdit={canEdit} onChanged={onChanged} />;
+  if (!canEdit) return null;
+  return <PublishForm text={text} data={data} onChanged={onChanged} />;
+}
+
+/** What an instance is, and a way to make it a text of its own. */
+function InstanceNote({ text, canEdit, onChanged }: { text: Text; canEdit: boolean; onChanged: () => Promise<void> }) {
+  const [error, setError] = useState<string | null>(null);
+  const detach = async () => {
+    setError(null);
+    try {
+      await api.post('textItems/instances/detach', { developerIds: [text.developerId] });
+      await onChanged();
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  };
+  return (
+    <div className="library">
+      <p className="muted">
         This text is an instance of the library component <code>{text.componentId}</code>: its text, plural forms and
         variant texts are the component’s and follow its edits.
       </p>
-    );
-  }
-  if (!canEdit) return null;
-  return <PublishForm text={text} data={data} onChanged={onChanged} />;
+      {canEdit && (
+        <button type="button" onClick={() => void detach()}>
+          Detach from the component
+        </button>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** Folders by their path (`Shop / Buttons`), for a select. */

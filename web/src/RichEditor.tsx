@@ -47,6 +47,10 @@ export function RichEditor({ label, html, editable, onChange, onReady }: RichEdi
   useEffect(() => {
     if (editor) onReady?.(editor);
   }, [editor, onReady]);
+  // An instance detached from its component becomes editable without reopening.
+  useEffect(() => {
+    if (editor && editor.isEditable !== editable) editor.setEditable(editable, false);
+  }, [editor, editable]);
   useEffect(() => {
     if (editor && !editor.isFocused && editor.getHTML() !== html)
       editor.commands.setContent(html, { emitUpdate: false });

@@ -155,4 +155,22 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsSe
       return reply.status(201).send({ developerId });
     },
   );
+
+  app.post(
+    '/textItems/instances/detach',
+    {
+      schema: {
+        tags: ['textItems'],
+        summary: 'Detach linked instances from their components, all or none',
+        description:
+          'Each item keeps exactly the text, plurals and variant values it showed, now as its own, and no longer follows the component.',
+        body: developerIdsBody(limits.batchItems),
+        response: withErrors({ 200: Success }, 404),
+      },
+    },
+    async (request) => {
+      await textItems.detach(scopeOf(request), request.body.developerIds);
+      return { success: true as const };
+    },
+  );
 };

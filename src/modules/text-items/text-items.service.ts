@@ -16,6 +16,7 @@ import {
   createTexts,
   deleteTexts,
   derivedItems,
+  detachTextItems,
   existingDeveloperIds,
   type FilterKey,
   type IfMatch,
@@ -344,7 +345,31 @@ export function createTextItemsService(deps: TextItemsDeps) {
       loadBlocks: deps.blocks.loadBlocks,
     });
 
-  return { list, create, update, put, remove, importIn, place, instances };
+  /** POST /textItems/instances/detach: instances become plain items showing what they showed. */
+  async function detach(scope: WriteScope, developerIds: readonly string[]): Promise<void> {
+    const { workspaceId } = scope;
+    assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
+    await writes.write(scope, async (trx) => {
+      const items = await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
+      const byId = new Map(items.map((e) => [e.developerId, e]));
+      developerIds.forEach((id, index) => {
+        const item = byId.get(id);
+        if (!item) throw textItemNotFound(id);
+        if (item.componentId === null) {
+          throw badRequest(`developerIds[${index}]: text item ${id} is not a linked instance of a component`);
+        }
+      });
+      const detached = await detachTextItems(trx, workspaceId, items);
+      const lookups = await deps.texts.lookupsFor(
+        trx,
+        workspaceId,
+        detached.map((d) => d.before),
+      );
+      return { changes: detached.flatMap((d) => textChanges(d.before, d.after, lookups)), result: undefined };
+    });
+  }
+
+  return { list, create, update, put, remove, importIn, place, instances, detach };
 }
 
 export type TextItemsService = ReturnType<typeof createTextItemsService>;

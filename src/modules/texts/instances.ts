@@ -79,12 +79,35 @@ export async function detachInstances(
   workspaceId: number,
   components: readonly Component[],
 ): Promise<{ before: TextItem; after: TextItem }[]> {
-  const byId = new Map(components.map((c) => [c.id, c]));
   const instances = await repo.loadInstances(
     db,
     workspaceId,
     components.map((c) => c.id),
   );
+  return detach(db, workspaceId, instances, new Map(components.map((c) => [c.id, c])));
+}
+
+/**
+ * Detaches some linked instances (`POST /v2/textItems/instances/detach`), as a component delete
+ * does: each keeps what it showed, stored as its own. `instances` are as stored, each with a
+ * `componentId`.
+ */
+export async function detachTextItems(
+  db: Executor,
+  workspaceId: number,
+  instances: readonly TextItem[],
+): Promise<{ before: TextItem; after: TextItem }[]> {
+  const componentIds = [...new Set(instances.flatMap((i) => i.componentId ?? []))];
+  const components = await repo.loadTextsByRowIds(db, workspaceId, 'component', componentIds);
+  return detach(db, workspaceId, instances, new Map(components.map((c) => [c.id, c])));
+}
+
+async function detach(
+  db: Executor,
+  workspaceId: number,
+  instances: readonly TextItem[],
+  byId: ReadonlyMap<number, Component>,
+): Promise<{ before: TextItem; after: TextItem }[]> {
   if (instances.length === 0) return [];
   const updatedAt = now();
   const variantRows = [];

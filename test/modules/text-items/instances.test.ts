@@ -189,3 +189,47 @@ describe('GET /v2/textItems/instances', () => {
     expect((await ws.api.get('textItems/instances')).body.message).toBe('componentId is required');
   });
 });
+
+describe('POST /v2/textItems/instances/detach', () => {
+  it('the item keeps exactly what it showed, as its own, and no longer follows the component', async () => {
+    const ws = await library();
+    await place(ws, { componentId: 'cart', projectId: 'web', blockId: 'header' }, 'cart');
+    await patchItems(ws, { variantId: 'fr', updates: [{ developerId: 'cart', notes: 'own fr notes' }] });
+    const shown = await list(ws, { ...web, ...allVariants });
+
+    const res = await ws.api.post('textItems/instances/detach', { developerIds: ['cart'] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body).toEqual({ success: true });
+    expect(await list(ws, { ...web, ...allVariants })).toEqual(shown.map((r) => ({ ...r, componentId: null })));
+    expect(await instances(ws, 'cart')).toEqual([]);
+
+    // The component's edits no longer show; the item's text is its own to change.
+    expect(
+      (await ws.api.patch('components', { updates: [{ developerId: 'cart', text: '{{n}} product' }] })).status,
+    ).toBe(200);
+    await patchItems(ws, { updates: [{ developerId: 'cart', text: 'My cart', plurals: [] }] });
+    const [cart] = await list(ws, web);
+    expect(cart).toMatchObject({ text: 'My cart', componentId: null });
+
+    const [detached] = (await history(ws, '?kind=textItem&id=cart')).filter((c) => c.fields.componentId);
+    expect(detached).toMatchObject({ action: 'updated', fields: { componentId: { before: 'cart', after: null } } });
+    expect(Object.keys(detached?.fields ?? {})).toEqual(['componentId']);
+  });
+
+  it('errors: a repeated id, an unknown item (404), an item that is not an instance; all or nothing', async () => {
+    const ws = await library();
+    await place(ws, { componentId: 'ok', projectId: 'web' }, 'ok');
+    await createItems(ws, { projectId: 'web' }, [{ developerId: 'plain', text: 'Plain' }]);
+    const bad = (developerIds: string[], status = 400) =>
+      failure(ws, 'post', 'textItems/instances/detach', { developerIds }, status);
+    expect(await bad(['ok', 'ok'])).toBe("developerIds[1]: duplicate developer ID 'ok'");
+    expect(await bad(['ok', 'ghost'], 404)).toBe('Text item with developer ID ghost not found');
+    expect(await bad(['ok', 'plain'])).toBe('developerIds[1]: text item plain is not a linked instance of a component');
+    expect(await bad([])).toMatch(/^developerIds /);
+    expect((await instances(ws, 'ok')).map((i) => i.id)).toEqual(['ok']);
+
+    const viewer = await signedIn(ctx.app, ws, 'viewer');
+    expect((await viewer.call('POST', 'textItems/instances/detach', { developerIds: ['ok'] })).status).toBe(403);
+    expect((await instances(ws, 'ok')).map((i) => i.id)).toEqual(['ok']);
+  });
+});
