@@ -3,10 +3,11 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, tempSqlitePath } from '../helpers/database.js';
-import { keyed, type RealServer, scratchPostgres, startServer } from './server.js';
+import { onPostgres } from '../helpers/database.js';
+import { CHROMIUM, launchChromium, ROOT, SHOTS, scratchDatabase } from './browser.js';
+import { keyed, type RealServer, startServer } from './server.js';
 
 /**
  * The settings page in headless Chromium against a real server: each section's writes through
@@ -15,9 +16,6 @@ import { keyed, type RealServer, scratchPostgres, startServer } from './server.j
  * 127.0.0.1 and show in the log; a key that stops working once revoked; what a viewer sees; and
  * axe-core on every section. Screenshots go to test-results/ (not committed).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ROOT = resolve(import.meta.dirname, '../..');
-const SHOTS = resolve(ROOT, 'test-results');
 const PASSWORD = 'settings admin password';
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -64,22 +62,15 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
     mkdirSync(SHOTS, { recursive: true });
     receiverUrl = await receiver.listen();
-    let databaseUrl = tempSqlitePath('copydesk-e2e-settings-');
-    if (onPostgres()) {
-      const scratch = await scratchPostgres();
-      databaseUrl = scratch.url;
-      dropScratch = scratch.drop;
-    }
+    const database = await scratchDatabase();
+    dropScratch = database.drop;
     // The receiver is on loopback, which webhooks may reach only when allowed; the worker looks
     // for due deliveries often so that the log fills while the test waits.
-    server = await startServer(databaseUrl, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_MS: '100' });
+    server = await startServer(database.url, { WEBHOOK_ALLOW_PRIVATE_NETWORKS: 'true', WEBHOOK_POLL_MS: '100' });
     const api = keyed(server);
     await api('POST', 'projects', { projects: [{ name: 'Shop', developerId: 'shop' }] });
     await api('POST', 'textItems', { projectId: 'shop', textItems: [{ developerId: 'greeting', text: 'Hello' }] });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {

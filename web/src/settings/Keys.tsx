@@ -98,6 +98,7 @@ export function Keys({ admin }: { admin: boolean }) {
         </tbody>
       </table>
       <ErrorText error={revoke.error} />
+      <h3 className="form-title">Create a key</h3>
       <form className="inline" aria-label="New API key" onSubmit={onCreate}>
         <label>
           New key name <input name="name" required maxLength={200} />

@@ -80,7 +80,7 @@ export function People({ admin, me, data }: { admin: boolean; me: string; data: 
               {admin && (
                 <td>
                   <button type="button" onClick={() => void newLink(u.email)}>
-                    New password link for {u.email}
+                    New link<span className="visually-hidden"> for {u.email}</span>
                   </button>
                 </td>
               )}
@@ -108,28 +108,31 @@ export function People({ admin, me, data }: { admin: boolean; me: string; data: 
       </table>
       <ErrorText error={change.error} />
       {admin && (
-        <form className="inline" aria-label="Invite someone" onSubmit={onInvite}>
-          <label>
-            Email <input name="email" type="email" required />
-          </label>
-          <label>
-            Name (optional) <input name="name" maxLength={200} />
-          </label>
-          <label>
-            Role
-            <select name="role" defaultValue="editor">
-              {ROLES.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="submit" disabled={invite.busy}>
-            Invite
-          </button>
-          <ErrorText error={invite.error} />
-        </form>
+        <>
+          <h3 className="form-title">Invite someone</h3>
+          <form className="inline" aria-label="Invite someone" onSubmit={onInvite}>
+            <label>
+              Email <input name="email" type="email" required />
+            </label>
+            <label>
+              Name (optional) <input name="name" maxLength={200} />
+            </label>
+            <label>
+              Role
+              <select name="role" defaultValue="editor">
+                {ROLES.map((r) => (
+                  <option key={r} value={r}>
+                    {r}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <button type="submit" disabled={invite.busy}>
+              Invite
+            </button>
+            <ErrorText error={invite.error} />
+          </form>
+        </>
       )}
       {link && (
         <p role="status">

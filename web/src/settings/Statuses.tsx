@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api } from '../api';
 import type { WorkspaceData } from '../useWorkspaceData';
-import { ConfirmDelete, ErrorText, field, SettingsSection, useAction } from './common';
+import { ConfirmDelete, ErrorText, field, Hidden, SettingsSection, useAction } from './common';
 
 type Status = WorkspaceData['statuses'][number];
 
@@ -96,7 +96,7 @@ export function Statuses({ data, admin }: { data: WorkspaceData; admin: boolean 
                   disabled={index === 0}
                   onClick={() => void move(index, -1)}
                 >
-                  Move {s.name} up
+                  Move<Hidden> {s.name}</Hidden> up
                 </button>
                 <button
                   type="button"
@@ -104,10 +104,10 @@ export function Statuses({ data, admin }: { data: WorkspaceData; admin: boolean 
                   disabled={index === statuses.length - 1}
                   onClick={() => void move(index, 1)}
                 >
-                  Move {s.name} down
+                  Move<Hidden> {s.name}</Hidden> down
                 </button>
                 <button type="button" onClick={() => setRenaming(s.id)}>
-                  Rename {s.name}
+                  Rename<Hidden> {s.name}</Hidden>
                 </button>
                 {statuses.length > 1 && <DeleteStatus status={s} statuses={statuses} onDelete={replace} />}
               </span>
@@ -117,17 +117,20 @@ export function Statuses({ data, admin }: { data: WorkspaceData; admin: boolean 
       </ol>
       <ErrorText error={action.error} />
       {admin && (
-        <form className="inline" aria-label="New status" onSubmit={onAdd}>
-          <label>
-            Name <input name="name" required maxLength={200} />
-          </label>
-          <label>
-            ID (optional) <input name="id" placeholder="from the name" />
-          </label>
-          <button type="submit" disabled={action.busy}>
-            Add status
-          </button>
-        </form>
+        <>
+          <h3 className="form-title">Add a status</h3>
+          <form className="inline" aria-label="New status" onSubmit={onAdd}>
+            <label>
+              Name <input name="name" required maxLength={200} />
+            </label>
+            <label>
+              ID (optional) <input name="id" placeholder="from the name" />
+            </label>
+            <button type="submit" disabled={action.busy}>
+              Add status
+            </button>
+          </form>
+        </>
       )}
     </SettingsSection>
   );

@@ -1,7 +1,7 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { api } from '../api';
 import type { WorkspaceData } from '../useWorkspaceData';
-import { ConfirmDelete, ErrorText, field, messageOf, SettingsSection, useAction } from './common';
+import { ConfirmDelete, ErrorText, field, Hidden, messageOf, SettingsSection, useAction } from './common';
 
 const CHECK_TYPES = [
   'sentence_case',
@@ -103,22 +103,25 @@ export function StyleGuides({ data, canEdit }: { data: WorkspaceData; canEdit: b
         <GuideCard key={g.id} guide={g} data={data} canEdit={canEdit} onChanged={load} />
       ))}
       {canEdit && (
-        <form className="inline" aria-label="New style guide" onSubmit={onCreate}>
-          <label>
-            Name <input name="name" required maxLength={200} />
-          </label>
-          <label>
-            Description <input name="description" />
-          </label>
-          <VariantSelect data={data} value={null} />
-          <label className="check">
-            <input type="checkbox" name="enabledByDefault" /> Enabled for all texts
-          </label>
-          <button type="submit" disabled={create.busy}>
-            Add style guide
-          </button>
-          <ErrorText error={create.error} />
-        </form>
+        <>
+          <h3 className="form-title">Add a style guide</h3>
+          <form className="inline" aria-label="New style guide" onSubmit={onCreate}>
+            <label>
+              Name <input name="name" required maxLength={200} />
+            </label>
+            <label>
+              Description <input name="description" />
+            </label>
+            <VariantSelect data={data} value={null} />
+            <label className="check">
+              <input type="checkbox" name="enabledByDefault" /> Enabled for all texts
+            </label>
+            <button type="submit" disabled={create.busy}>
+              Add style guide
+            </button>
+            <ErrorText error={create.error} />
+          </form>
+        </>
       )}
     </SettingsSection>
   );
@@ -191,7 +194,7 @@ function GuideCard({
       {canEdit && !editing && (
         <span className="actions">
           <button type="button" onClick={() => setEditing(true)}>
-            Edit style guide {guide.name}
+            Edit<Hidden> style guide {guide.name}</Hidden>
           </button>
           {!builtIn && (
             <ConfirmDelete
@@ -397,7 +400,7 @@ function Rules({ guide, canEdit, onChanged }: { guide: Guide; canEdit: boolean; 
               {canEdit && (
                 <span className="actions">
                   <button type="button" onClick={() => setEditing(r.id)}>
-                    Edit rule {r.name}
+                    Edit<Hidden> rule {r.name}</Hidden>
                   </button>
                   <ConfirmDelete
                     what={`rule ${r.name}`}
@@ -544,7 +547,7 @@ function Terms({ guide, canEdit, onChanged }: { guide: Guide; canEdit: boolean; 
               {canEdit && (
                 <span className="actions">
                   <button type="button" onClick={() => setEditing(t.id)}>
-                    Edit term {t.preferred}
+                    Edit<Hidden> term {t.preferred}</Hidden>
                   </button>
                   <ConfirmDelete
                     what={`term ${t.preferred}`}

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import type { WorkspaceData } from '../useWorkspaceData';
-import { ConfirmDelete, ErrorText, field, SettingsSection, useAction } from './common';
+import { ConfirmDelete, ErrorText, field, Hidden, SettingsSection, useAction } from './common';
 
 type Variable = WorkspaceData['variables'][number];
 
@@ -155,7 +155,7 @@ export function Variables({ data, canEdit }: { data: WorkspaceData; canEdit: boo
               {canEdit && (
                 <span className="actions">
                   <button type="button" onClick={() => setEditing(v.id)}>
-                    Edit {v.id}
+                    Edit<Hidden> {v.id}</Hidden>
                   </button>
                   <ConfirmDelete
                     what={v.id}
@@ -173,26 +173,29 @@ export function Variables({ data, canEdit }: { data: WorkspaceData; canEdit: boo
       </ul>
       <ErrorText error={remove.error} />
       {canEdit && (
-        <form className="inline" aria-label="New variable" onSubmit={onCreate}>
-          <label>
-            Name <input name="name" required pattern="[A-Za-z_][A-Za-z0-9_]*" title="Letters, digits and _" />
-          </label>
-          <label>
-            Type
-            <select name="type" value={type} onChange={(e) => setType(e.target.value as VariableType)}>
-              {TYPES.map((t) => (
-                <option key={t} value={t}>
-                  {t}
-                </option>
-              ))}
-            </select>
-          </label>
-          <DataFields key={type} type={type} />
-          <button type="submit" disabled={create.busy}>
-            Add variable
-          </button>
-          <ErrorText error={create.error} />
-        </form>
+        <>
+          <h3 className="form-title">Add a variable</h3>
+          <form className="inline" aria-label="New variable" onSubmit={onCreate}>
+            <label>
+              Name <input name="name" required pattern="[A-Za-z_][A-Za-z0-9_]*" title="Letters, digits and _" />
+            </label>
+            <label>
+              Type
+              <select name="type" value={type} onChange={(e) => setType(e.target.value as VariableType)}>
+                {TYPES.map((t) => (
+                  <option key={t} value={t}>
+                    {t}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <DataFields key={type} type={type} />
+            <button type="submit" disabled={create.busy}>
+              Add variable
+            </button>
+            <ErrorText error={create.error} />
+          </form>
+        </>
       )}
     </SettingsSection>
   );

@@ -1,7 +1,7 @@
 import { type FormEvent, useState } from 'react';
 import { api } from '../api';
 import type { WorkspaceData } from '../useWorkspaceData';
-import { ConfirmDelete, ErrorText, field, SettingsSection, useAction } from './common';
+import { ConfirmDelete, ErrorText, field, Hidden, SettingsSection, useAction } from './common';
 
 type Variant = WorkspaceData['variants'][number];
 
@@ -60,7 +60,7 @@ export function Variants({ data, canEdit }: { data: WorkspaceData; canEdit: bool
               {canEdit && (
                 <span className="actions">
                   <button type="button" onClick={() => setEditing(v.id)}>
-                    Edit {v.name}
+                    Edit<Hidden> {v.name}</Hidden>
                   </button>
                   <ConfirmDelete
                     what={v.name}
@@ -78,24 +78,27 @@ export function Variants({ data, canEdit }: { data: WorkspaceData; canEdit: bool
       </ul>
       <ErrorText error={remove.error} />
       {canEdit && (
-        <form className="inline" aria-label="New variant" onSubmit={onCreate}>
-          <label>
-            Name <input name="name" required />
-          </label>
-          <label>
-            Developer ID (optional) <input name="developerId" />
-          </label>
-          <label>
-            Locale (optional) <input name="localeCode" placeholder="fr-FR" />
-          </label>
-          <label>
-            Description <input name="description" />
-          </label>
-          <button type="submit" disabled={create.busy}>
-            Add variant
-          </button>
-          <ErrorText error={create.error} />
-        </form>
+        <>
+          <h3 className="form-title">Add a variant</h3>
+          <form className="inline" aria-label="New variant" onSubmit={onCreate}>
+            <label>
+              Name <input name="name" required />
+            </label>
+            <label>
+              Developer ID (optional) <input name="developerId" />
+            </label>
+            <label>
+              Locale (optional) <input name="localeCode" placeholder="fr-FR" />
+            </label>
+            <label>
+              Description <input name="description" />
+            </label>
+            <button type="submit" disabled={create.busy}>
+              Add variant
+            </button>
+            <ErrorText error={create.error} />
+          </form>
+        </>
       )}
     </SettingsSection>
   );

@@ -1,6 +1,6 @@
 import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api';
-import { ConfirmDelete, ErrorText, field, messageOf, SettingsSection, useAction } from './common';
+import { ConfirmDelete, ErrorText, field, Hidden, messageOf, SettingsSection, useAction } from './common';
 import { Deliveries } from './Deliveries';
 
 export interface Webhook {
@@ -58,6 +58,7 @@ export function Webhooks() {
 
   return (
     <SettingsSection id="webhooks" title="Webhooks">
+      <h3 className="form-title">Signing key</h3>
       <SigningKey />
       <ErrorText error={loadError} />
       {webhooks.length === 0 && <p className="muted">No webhooks yet.</p>}
@@ -85,7 +86,7 @@ export function Webhooks() {
               </span>
               <span className="actions">
                 <button type="button" onClick={() => setEditing(w.id)}>
-                  Edit webhook {w.name}
+                  Edit<Hidden> webhook {w.name}</Hidden>
                 </button>
                 <ConfirmDelete
                   what={`webhook ${w.name}`}
@@ -101,6 +102,7 @@ export function Webhooks() {
         )}
       </ul>
       <ErrorText error={remove.error} />
+      <h3 className="form-title">Add a webhook</h3>
       <WebhookForm onDone={(saved) => saved && void load()} />
       <Deliveries webhooks={webhooks} round={round} />
     </SettingsSection>

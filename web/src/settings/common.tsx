@@ -45,9 +45,12 @@ export function ConfirmDelete({
   onConfirm,
   extra,
   verb = 'Delete',
+  quiet = true,
 }: {
   what: string;
   verb?: string;
+  /** The button shows only the verb (the row already names what); screen readers hear both. */
+  quiet?: boolean;
   onConfirm: () => Promise<boolean>;
   extra?: ReactNode;
 }) {
@@ -59,7 +62,8 @@ export function ConfirmDelete({
   if (!asking)
     return (
       <button type="button" onClick={() => setAsking(true)}>
-        {verb} {what}
+        {verb}
+        {quiet ? <span className="visually-hidden"> {what}</span> : ` ${what}`}
       </button>
     );
   return (
@@ -93,6 +97,11 @@ export function SettingsSection({ id, title, children }: { id: string; title: st
       {children}
     </section>
   );
+}
+
+/** Words a button's visible label leaves to its row, for screen readers (and tests) only. */
+export function Hidden({ children }: { children: ReactNode }) {
+  return <span className="visually-hidden">{children}</span>;
 }
 
 /** The text of a form field, trimmed; "" when absent. */
