@@ -10,7 +10,14 @@ import { pluralForms } from './shared/plurals.js';
 import { orderVariables, variableExample } from './shared/variables.js';
 import { variantCommentTexts } from './shared/variant-comments.js';
 import { xmlAttribute, xmlComment } from './shared/xml.js';
-import { type DocumentHeader, type ExportVariable, type FileFormat, wholeFile } from './types.js';
+import {
+  type DocumentHeader,
+  type EntryFragment,
+  type ExportVariable,
+  type FileFormat,
+  fileWriter,
+  wholeFile,
+} from './types.js';
 
 interface Argument {
   spec: string;
@@ -22,16 +29,21 @@ export const androidFormat: FileFormat = {
   writer(document) {
     const taken = new Set<string>();
     const rich = document.options.richText !== null;
-    return {
+    return fileWriter({
       head: () =>
         lines([
           '<?xml version="1.0" encoding="utf-8"?>',
           ...variantCommentTexts(document).map(xmlComment),
           '<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">',
         ]),
-      entry(entry) {
+      // The fragment names its resources after the sanitised ID; `place` renames them when an
+      // earlier ID of the file took that name.
+      fragment(entry) {
         const out: string[] = [];
-        const names = `name="${resourceName(entry.id, taken)}" ditto_api_id="${xmlAttribute(entry.id)}"`;
+        const name = sanitisedName(entry.id);
+        const names = `name="${name}" ditto_api_id="${xmlAttribute(entry.id)}"`;
+        /** The lines that name the resource (a `<string>`, then a `<plurals>`). */
+        const named: number[] = [];
         if (entry.notes !== '') out.push(`  ${xmlComment(entry.notes)}`);
         // A plural record keeps its primary text as a <string> of the same name (as the original
         // does, so `R.string.<name>` still resolves); it is numbered like any other string.
@@ -40,8 +52,9 @@ export const androidFormat: FileFormat = {
         const formatted = primary.some((piece) => piece.kind === 'variable');
         const percents = entry.text.split('%').length - 1;
         const attributes = !formatted && percents >= 2 ? `${names} formatted="false"` : names;
+        named.push(out.length);
         out.push(`  <string ${attributes}>${androidValue(primary, formatted)}</string>`);
-        if (entry.plurals.length === 0) return lines(out);
+        if (entry.plurals.length === 0) return fragmentOf(out, named, STRING_NAME_AT);
         const args = argumentsOf(entry.variables, null, document);
         const forms = pluralForms(entry, document.locale).map((form) => ({
           form: form.form,
@@ -49,15 +62,28 @@ export const androidFormat: FileFormat = {
         }));
         // `getQuantityString(id, n, args)` formats every item once the record has arguments.
         const pluralFormatted = forms.some((form) => form.pieces.some((piece) => piece.kind === 'variable'));
+        named.push(out.length);
         out.push(`  <plurals ${names}>`);
         for (const form of forms) {
           out.push(`    <item quantity="${form.form}">${androidValue(form.pieces, pluralFormatted)}</item>`);
         }
         out.push('  </plurals>');
-        return lines(out);
+        return fragmentOf(out, named, STRING_NAME_AT, PLURALS_NAME_AT);
+      },
+      place(fragment, id) {
+        const name = resourceName(id, taken);
+        const original = sanitisedName(id);
+        if (name === original || !fragment.nameAt) return fragment.body;
+        let out = '';
+        let from = 0;
+        for (const at of fragment.nameAt) {
+          out += fragment.body.slice(from, at) + name;
+          from = at + original.length;
+        }
+        return out + fragment.body.slice(from);
       },
       tail: () => '</resources>\n',
-    };
+    });
   },
 };
 
@@ -65,12 +91,31 @@ export const android = wholeFile(androidFormat);
 
 const lines = (list: readonly string[]) => `${list.join('\n')}\n`;
 
+/** Where the name starts in a `<string>` line and in a `<plurals>` line. */
+const STRING_NAME_AT = '  <string name="'.length;
+const PLURALS_NAME_AT = '  <plurals name="'.length;
+
+/** The lines as a fragment, with the offsets of the names in the lines `named` (their name offset in order). */
+function fragmentOf(out: readonly string[], named: readonly number[], ...offsets: number[]): EntryFragment {
+  const nameAt: number[] = [];
+  let at = 0;
+  for (const [index, line] of out.entries()) {
+    const position = named.indexOf(index);
+    if (position >= 0) nameAt.push(at + (offsets[position] as number));
+    at += line.length + 1;
+  }
+  return { body: lines(out), variables: [], nameAt };
+}
+
+/** The developer ID with every character outside `[A-Za-z0-9_.]` replaced by `_`. */
+const sanitisedName = (id: string) => id.replace(/[^A-Za-z0-9_.]/g, '_');
+
 /**
- * The developer ID with every character outside `[A-Za-z0-9_.]` replaced by `_`. Two IDs that
- * map to the same name (`a-b`, `a_b`) would break the build, so later ones get `_2`, `_3`, ...
+ * The resource name of an ID: the sanitised ID. Two IDs that map to the same name (`a-b`, `a_b`)
+ * would break the build, so later ones get `_2`, `_3`, ...
  */
 function resourceName(id: string, taken: Set<string>): string {
-  const base = id.replace(/[^A-Za-z0-9_.]/g, '_');
+  const base = sanitisedName(id);
   let name = base;
   for (let suffix = 2; taken.has(name); suffix++) name = `${base}_${suffix}`;
   taken.add(name);

@@ -5,7 +5,14 @@
 import { icuMessage } from './shared/icu.js';
 import { JSON_CONTENT_TYPE, JsonObjectWriter } from './shared/json.js';
 import { orderVariables, variableExample } from './shared/variables.js';
-import { type DocumentHeader, type ExportEntry, type ExportVariable, type FileFormat, wholeFile } from './types.js';
+import {
+  type DocumentHeader,
+  type ExportEntry,
+  type ExportVariable,
+  type FileFormat,
+  fileWriter,
+  wholeFile,
+} from './types.js';
 
 interface Placeholder {
   type: 'String' | 'int' | 'double' | 'num';
@@ -45,7 +52,7 @@ export const arbFormat: FileFormat = {
   contentType: JSON_CONTENT_TYPE,
   writer(header) {
     const json = new JsonObjectWriter();
-    return {
+    return fileWriter({
       head() {
         let out = json.member('@@locale', arbLocale(header.locale));
         // `__variant-name` keys would be messages to Flutter (and not Dart identifiers); the
@@ -56,13 +63,18 @@ export const arbFormat: FileFormat = {
         }
         return out;
       },
-      entry(entry) {
-        const message = json.member(entry.id, icuMessage(entry, header, { collectionsAsSelect: false }));
+      fragment(entry) {
+        const message = icuMessage(entry, header, { collectionsAsSelect: false });
         const description = entry.notes === '' ? {} : { description: entry.notes };
-        return message + json.member(`@${entry.id}`, { ...description, placeholders: placeholders(entry, header) });
+        const body = JsonObjectWriter.fragment([
+          [entry.id, message],
+          [`@${entry.id}`, { ...description, placeholders: placeholders(entry, header) }],
+        ]);
+        return { body, variables: [] };
       },
+      place: (fragment) => json.place(fragment.body),
       tail: () => json.end(),
-    };
+    });
   },
 };
 

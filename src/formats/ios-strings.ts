@@ -5,7 +5,7 @@
  */
 import { appleFormat, stringsArguments } from './shared/apple.js';
 import { variantCommentTexts } from './shared/variant-comments.js';
-import { type FileFormat, wholeFile } from './types.js';
+import { type FileFormat, fileWriter, wholeFile } from './types.js';
 
 /** Blocks (the variant comments, then one per record) with a blank line between them; nothing at all when empty. */
 export const iosStringsFormat: FileFormat = {
@@ -16,18 +16,20 @@ export const iosStringsFormat: FileFormat = {
       blocks += 1;
       return blocks === 1 ? text : `\n\n${text}`;
     };
-    return {
+    return fileWriter({
       head() {
         const comments = variantCommentTexts(header).map(stringsComment).join('\n');
         return comments ? block(comments) : '';
       },
-      entry(entry) {
+      // A fragment is its block as written after another one, blank line first.
+      fragment(entry) {
         const value = appleFormat(entry.text, stringsArguments(entry.text, entry, header.options.variableOrder));
         const comment = entry.notes === '' ? '' : `${stringsComment(entry.notes)}\n`;
-        return block(`${comment}"${escapeStrings(entry.id)}" = "${escapeStrings(value)}";`);
+        return { body: `\n\n${comment}"${escapeStrings(entry.id)}" = "${escapeStrings(value)}";`, variables: [] };
       },
+      place: (fragment) => block(fragment.body.slice(2)),
       tail: () => (blocks === 0 ? '' : '\n'),
-    };
+    });
   },
 };
 

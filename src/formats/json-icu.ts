@@ -4,17 +4,21 @@
  */
 import { icuMessage } from './shared/icu.js';
 import { JSON_CONTENT_TYPE, JsonObjectWriter, variantMetadata } from './shared/json.js';
-import { type FileFormat, wholeFile } from './types.js';
+import { type FileFormat, fileWriter, wholeFile } from './types.js';
 
 export const jsonIcuFormat: FileFormat = {
   contentType: JSON_CONTENT_TYPE,
   writer(header) {
     const json = new JsonObjectWriter();
-    return {
+    return fileWriter({
       head: () => json.members(variantMetadata(header)),
-      entry: (entry) => json.member(entry.id, icuMessage(entry, header, { collectionsAsSelect: true })),
+      fragment: (entry) => ({
+        body: JsonObjectWriter.fragment([[entry.id, icuMessage(entry, header, { collectionsAsSelect: true })]]),
+        variables: [],
+      }),
+      place: (fragment) => json.place(fragment.body),
       tail: () => json.end(),
-    };
+    });
   },
 };
 

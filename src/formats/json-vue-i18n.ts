@@ -6,7 +6,14 @@ import { renderTemplate } from '../text/placeholders.js';
 import { JSON_CONTENT_TYPE, JsonObjectWriter, VariableSummary, variantMetadata } from './shared/json.js';
 import { pluralCases, zeroCategoryIsExactlyZero } from './shared/plurals.js';
 import { exportText } from './shared/texts.js';
-import { type DocumentHeader, type ExportEntry, type FileFormat, wholeFile } from './types.js';
+import {
+  type DocumentHeader,
+  type ExportEntry,
+  type FileFormat,
+  fileWriter,
+  variableNames,
+  wholeFile,
+} from './types.js';
 
 /**
  * A literal interpolation. Inside one, `\` and `'` are escaped, and line ends are `\uXXXX`: the
@@ -66,14 +73,18 @@ export const jsonVueI18nFormat: FileFormat = {
   writer(header) {
     const json = new JsonObjectWriter();
     const summary = new VariableSummary(header);
-    return {
+    return fileWriter({
       head: () => json.members(variantMetadata(header)),
-      entry(entry) {
-        summary.add(entry);
-        return json.member(entry.id, vueMessage(entry, header));
+      fragment: (entry) => ({
+        body: JsonObjectWriter.fragment([[entry.id, vueMessage(entry, header)]]),
+        variables: variableNames(entry),
+      }),
+      place(fragment) {
+        summary.addNames(fragment.variables);
+        return json.place(fragment.body);
       },
       tail: () => json.members(summary.pairs()) + json.end(),
-    };
+    });
   },
 };
 

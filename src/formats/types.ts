@@ -66,22 +66,55 @@ export type Exporter = (document: ExportDocument) => ExportedFile;
 export type DocumentHeader = Omit<ExportDocument, 'entries'>;
 
 /**
+ * One entry rendered on its own: what the exports' fragment store keeps (docs/exports.md). The
+ * same entry and header always give the same fragment, whatever comes before or after it in the
+ * file; what does depend on the neighbours is applied by `FileWriter.place`.
+ */
+export interface EntryFragment {
+  /**
+   * The entry's text as written after another entry (a JSON member starts with its `,`, a
+   * `.strings` block with its blank line); '' when the format writes nothing of it.
+   */
+  body: string;
+  /** The names of the variables the entry uses (for `__variables_used`), in any order. */
+  variables: readonly string[];
+  /** Android: the offsets in `body` where the resource name (the sanitised ID) is written. */
+  nameAt?: readonly number[];
+}
+
+/**
  * One file being written in order, entry by entry: the concatenation of `head()`, `entry()` of
- * each entry in file order and `tail()` is the file. A writer keeps only what the tail needs (the
- * variables used, the Android names taken), so a file of any size is written from one page of
- * entries at a time.
+ * each entry in file order and `tail()` is the file. `entry(e)` is `place(fragment(e), e.id)`: a
+ * fragment is the entry on its own, and `place` writes it at its position (the first JSON member
+ * opens the object, a second Android resource of the same name is renamed). A writer keeps only
+ * what the tail and the placing need (the variables used, the Android names taken), so a file of
+ * any size is written from one page of entries, or of stored fragments, at a time.
  */
 export interface FileWriter {
   head(): string;
   entry(entry: ExportEntry): string;
+  /** Pure: depends on the entry and the header only. */
+  fragment(entry: ExportEntry): EntryFragment;
+  place(fragment: EntryFragment, id: string): string;
   tail(): string;
 }
+
+/** The parts of a writer a format defines; `entry` is derived. */
+export type FormatWriter = Omit<FileWriter, 'entry'>;
 
 /** A format as the export engine drives it. */
 export interface FileFormat {
   contentType: string;
   writer(header: DocumentHeader): FileWriter;
 }
+
+/** A writer whose `entry` places the entry's own fragment. */
+export function fileWriter(parts: FormatWriter): FileWriter {
+  return { ...parts, entry: (entry) => parts.place(parts.fragment(entry), entry.id) };
+}
+
+/** The variable names of an entry, for `EntryFragment.variables`. */
+export const variableNames = (entry: ExportEntry): string[] => entry.variables.map((variable) => variable.name);
 
 /** The whole file at once, for callers that hold every entry (the v0/v1 API, the tests). */
 export function wholeFile(format: FileFormat): Exporter {

@@ -1,5 +1,5 @@
 /** Writing the JSON formats: key order as given, the variant metadata keys and the variable summary. */
-import type { DocumentHeader, ExportEntry } from '../types.js';
+import type { DocumentHeader } from '../types.js';
 import { compareNames } from './variables.js';
 
 export type JsonPairs = Array<[key: string, value: unknown]>;
@@ -16,11 +16,24 @@ export class JsonObjectWriter {
 
   /** `{` before the first member, `,` before the others. */
   member(key: string, value: unknown): string {
-    const json =
-      typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value, null, 2).replaceAll('\n', '\n  ');
-    const text = `  ${JSON.stringify(key)}: ${json}`;
+    return this.place(memberAfterAnother(key, value));
+  }
+
+  /**
+   * Members written as they would be after another one (each starts with `,`): an entry's
+   * fragment, which `place` turns into the object's first members when nothing came before.
+   */
+  static fragment(pairs: JsonPairs): string {
+    let out = '';
+    for (const [key, value] of pairs) out += memberAfterAnother(key, value);
+    return out;
+  }
+
+  /** Writes members made by `fragment` (or `memberAfterAnother`) at this point of the object. */
+  place(members: string): string {
+    if (members === '') return '';
     this.#members += 1;
-    return this.#members === 1 ? `{\n${text}` : `,\n${text}`;
+    return this.#members === 1 ? `{${members.slice(1)}` : members;
   }
 
   members(pairs: JsonPairs): string {
@@ -32,6 +45,13 @@ export class JsonObjectWriter {
   end(): string {
     return this.#members === 0 ? '{}\n' : '\n}\n';
   }
+}
+
+/** One member as written after another: `,` then the indented `"key": value`. */
+function memberAfterAnother(key: string, value: unknown): string {
+  const json =
+    typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value, null, 2).replaceAll('\n', '\n  ');
+  return `,\n  ${JSON.stringify(key)}: ${json}`;
 }
 
 /**
@@ -58,8 +78,8 @@ export class VariableSummary {
     this.#names = header.options.includeVariableSummary ? new Set() : null;
   }
 
-  add(entry: ExportEntry): void {
-    if (this.#names) for (const variable of entry.variables) this.#names.add(variable.name);
+  addNames(names: readonly string[]): void {
+    if (this.#names) for (const name of names) this.#names.add(name);
   }
 
   pairs(): JsonPairs {
