@@ -1,23 +1,45 @@
 import type { Executor } from '../../db/schema.js';
 import type { ProjectRef } from '../projects/projects.service.js';
-import { resolveFilter, selectRecords } from './filter.js';
+import { type ResolvedFilter, resolveFilter, selectRecords } from './filter.js';
 import { showInstances } from './instances.js';
 import { type ReadBasis, selectedContainers, sqlSelection, type TextsReaderDeps } from './reader.kinds.js';
-import { compareDeveloperIds, containerTexts, selectionPages } from './selection.repository.js';
-import type { TextItem, TextQuery, TextSelection } from './texts.types.js';
+import {
+  compareDeveloperIds,
+  containerTexts,
+  type SqlSelection,
+  selectionPages,
+  stampPages,
+  textsByRowIds,
+} from './selection.repository.js';
+import type {
+  OwnerSelection,
+  StampedSelection,
+  TextEntity,
+  TextItem,
+  TextQuery,
+  TextSelection,
+} from './texts.types.js';
 
-/**
- * Paged reads, for answers too large to hold (the exports): the same query as a fetch, resolved
- * the same way (an unknown reference is a 400 before any page), then read a page at a time in
- * response order and never kept. `executor` is usually a snapshot, so the pages agree.
- */
-export async function readPages(
+/** A paged read resolved: its SQL, how records are kept, and what a page of texts shows. */
+interface PagedRead {
+  filter: ResolvedFilter;
+  selection: SqlSelection;
+  select: (entity: TextEntity) => OwnerSelection | null;
+  shown: (entities: readonly TextEntity[]) => Promise<TextSelection>;
+  /** Whether some selected texts skip the status and assignee filters (items of a base). */
+  withBases: boolean;
+  /** Text items in project order: the project refs and the blocks' ranks. */
+  projectOrder: { ordered: ProjectRef[]; rank: (item: TextItem) => number } | null;
+}
+
+/** Resolves a paged query the way a fetch does: an unknown reference is a 400 here. */
+async function resolvePaged(
   deps: TextsReaderDeps,
   executor: Executor,
   workspaceId: number,
   query: TextQuery,
   basis: ReadBasis,
-): Promise<AsyncIterable<TextSelection>> {
+): Promise<PagedRead> {
   if (query.kind === 'component') {
     const tree = await deps.folders.loadFolderTree(executor, workspaceId);
     const filter = resolveFilter(query.filter, {
@@ -25,8 +47,14 @@ export async function readPages(
       folderRowIds: (id, excludeNested) => (id === 'root' ? new Set([null]) : tree.rowIds(id, { excludeNested })),
     });
     const select = selectRecords(filter);
-    const pages = selectionPages(executor, workspaceId, sqlSelection('component', filter, query, true));
-    return mapPages(pages, async (entities) => ({ entities, select }));
+    return {
+      filter,
+      selection: sqlSelection('component', filter, query, true),
+      select,
+      shown: async (entities) => ({ entities, select }),
+      withBases: false,
+      projectOrder: null,
+    };
   }
 
   const [containers, blocks] = await Promise.all([
@@ -42,31 +70,78 @@ export async function readPages(
   const inBase = (entity: unknown) => (byRowId.get((entity as TextItem).projectId) as ProjectRef).kind === 'base';
   const select = selectRecords(filter, inBase);
   // Linked instances show their components' text, read with the page.
-  const shown = async (entities: readonly unknown[]): Promise<TextSelection> => ({
+  const shown = async (entities: readonly TextEntity[]): Promise<TextSelection> => ({
     entities: (await showInstances(executor, workspaceId, entities as TextItem[], selection.variantIds)).map(
       (s) => s.entity,
     ),
     select,
   });
-
-  if (query.sort !== 'project_order' || blocks === null) {
-    return mapPages(selectionPages(executor, workspaceId, selection), shown);
-  }
   // The project order: projects by developer ID, then each project's blocks in block order, the
-  // items of each block by position, the items outside blocks last. A project is one page.
-  const rank = (item: TextItem) =>
-    item.blockId === null ? Number.MAX_SAFE_INTEGER : (blocks.get(item.blockId)?.rank ?? Number.MAX_SAFE_INTEGER);
-  const ordered = [...chosen].sort((a, b) => compareDeveloperIds(a.developerId, b.developerId));
+  // items of each block by position, the items outside blocks last.
+  const projectOrder =
+    query.sort === 'project_order' && blocks !== null
+      ? {
+          ordered: [...chosen].sort((a, b) => compareDeveloperIds(a.developerId, b.developerId)),
+          rank: (item: TextItem) =>
+            item.blockId === null
+              ? Number.MAX_SAFE_INTEGER
+              : (blocks.get(item.blockId)?.rank ?? Number.MAX_SAFE_INTEGER),
+        }
+      : null;
+  return { filter, selection, select, shown, withBases, projectOrder };
+}
+
+/**
+ * Paged reads, for answers too large to hold (the exports): the same query as a fetch, resolved
+ * the same way (an unknown reference is a 400 before any page), then read a page at a time in
+ * response order and never kept. `executor` is usually a snapshot, so the pages agree.
+ */
+export async function readPages(
+  deps: TextsReaderDeps,
+  executor: Executor,
+  workspaceId: number,
+  query: TextQuery,
+  basis: ReadBasis,
+): Promise<AsyncIterable<TextSelection>> {
+  const read = await resolvePaged(deps, executor, workspaceId, query, basis);
+  if (!read.projectOrder) return mapPages(selectionPages(executor, workspaceId, read.selection), read.shown);
+  const { ordered, rank } = read.projectOrder;
+  // A project is one page.
   async function* projects() {
     for (const container of ordered) {
-      const items = (await containerTexts(executor, workspaceId, selection, container.id)) as TextItem[];
+      const items = (await containerTexts(executor, workspaceId, read.selection, container.id)) as TextItem[];
       // Stable: within a block, the database's order by position and row id stays.
       const ranks = new Map(items.map((item) => [item, rank(item)]));
       items.sort((a, b) => (ranks.get(a) as number) - (ranks.get(b) as number));
       if (items.length > 0) yield items;
     }
   }
-  return mapPages(projects(), shown);
+  return mapPages(projects(), read.shown);
+}
+
+/**
+ * The same read as stamps (for the exports' fragment store), when SQL decides which texts are
+ * selected and each text's records depend on nothing but the text: no tags filter (matched on
+ * the text's tags), and status or assignee filters only where SQL applies them and no variant
+ * value is read (a variant value is kept only when its own status and assignee match too). The
+ * developer-ID order only; project order needs the whole project.
+ */
+export async function readStamps(
+  deps: TextsReaderDeps,
+  executor: Executor,
+  workspaceId: number,
+  query: TextQuery,
+  basis: ReadBasis,
+): Promise<StampedSelection | null> {
+  const read = await resolvePaged(deps, executor, workspaceId, query, basis);
+  const { filter, selection } = read;
+  const workflow = filter.statuses !== null || filter.assigneeId !== undefined;
+  const readsValues = selection.variantIds === 'all' || selection.variantIds.length > 0;
+  if (read.projectOrder || filter.tags !== null || (workflow && (read.withBases || readsValues))) return null;
+  return {
+    pages: stampPages(executor, workspaceId, selection),
+    load: async (ids) => read.shown(await textsByRowIds(executor, workspaceId, selection, ids)),
+  };
 }
 
 async function* mapPages<T>(

@@ -1,9 +1,9 @@
-import { type Expression, type ExpressionBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { assembleEntities, type TextColumns, type TextVariableRow } from './entities.js';
 import { TEXT_COLUMNS } from './texts.repository.js';
-import type { TextEntity, TextKind } from './texts.types.js';
+import type { TextEntity, TextKind, TextStamp } from './texts.types.js';
 
 /**
  * The SQL of a read: the texts a request selects, and only those, in three queries that share
@@ -119,14 +119,32 @@ export async function* selectionPages(
   s: SqlSelection,
   pageSize = PAGE_SIZE,
 ): AsyncGenerator<TextEntity[]> {
+  const select = (q: SelectQueryBuilder<Database, 'texts', object>) => q.select(TEXT_COLUMNS);
+  for await (const rows of orderedPages(db, workspaceId, s, select, pageSize)) yield await withValues(db, rows, s);
+}
+
+/** The developer ID of a row, for the next page's seek. */
+interface Ordered {
+  developer_id: string;
+}
+
+/**
+ * Rows of the selected texts, page by page in developer-ID order: from one cursor in a
+ * PostgreSQL transaction, else each page continuing after the last developer ID of the one
+ * before. `columns` adds the select list (and any join) to the texts query.
+ */
+async function* orderedPages<R extends Ordered>(
+  db: Executor,
+  workspaceId: number,
+  s: SqlSelection,
+  columns: (q: SelectQueryBuilder<Database, 'texts', object>) => SelectQueryBuilder<Database, any, R>,
+  pageSize: number,
+): AsyncGenerator<R[]> {
   if (s.containerIds?.length === 0 || s.folderIds?.size === 0 || s.statuses?.length === 0) return;
   const postgres = dialectOf(db) === 'postgres';
   const byDeveloperId = postgres ? sql`texts.developer_id collate "C"` : sql`texts.developer_id`;
   const query = (after: string | null) =>
-    db
-      .selectFrom('texts')
-      .select(TEXT_COLUMNS)
-      .where((eb) => conditions(eb, workspaceId, s))
+    columns(db.selectFrom('texts').where((eb) => conditions(eb, workspaceId, s)))
       .$if(after !== null, (q) => q.where(byDeveloperId, '>', after))
       .orderBy(byDeveloperId);
   if (postgres && db.isTransaction) {
@@ -135,8 +153,8 @@ export async function* selectionPages(
     await sql`declare ${cursor} no scroll cursor for ${query(null)}`.execute(db);
     try {
       for (;;) {
-        const { rows } = await sql<TextColumns>`fetch ${sql.lit(pageSize)} from ${cursor}`.execute(db);
-        if (rows.length > 0) yield await withValues(db, rows, s);
+        const { rows } = await sql<R>`fetch ${sql.lit(pageSize)} from ${cursor}`.execute(db);
+        if (rows.length > 0) yield rows;
         if (rows.length < pageSize) return;
       }
     } finally {
@@ -145,11 +163,71 @@ export async function* selectionPages(
   }
   let after: string | null = null;
   for (;;) {
-    const rows: TextColumns[] = await query(after).limit(pageSize).execute();
-    if (rows.length > 0) yield await withValues(db, rows, s);
+    const rows = (await query(after).limit(pageSize).execute()) as R[];
+    if (rows.length > 0) yield rows;
     if (rows.length < pageSize) return;
-    after = (rows[rows.length - 1] as TextColumns).developer_id;
+    after = (rows[rows.length - 1] as R).developer_id;
   }
+}
+
+interface StampRow extends Ordered {
+  id: number | string;
+  revision: number | string;
+  component_id: number | null;
+  component_revision: number | string | null;
+}
+
+/**
+ * The selected texts' stamps page by page in developer-ID order (as `selectionPages`): the
+ * texts' own revisions and, for linked instances, their components' (one join, no values).
+ */
+export async function* stampPages(
+  db: Executor,
+  workspaceId: number,
+  s: SqlSelection,
+  pageSize = PAGE_SIZE,
+): AsyncGenerator<TextStamp[]> {
+  const select = (q: SelectQueryBuilder<Database, 'texts', object>) =>
+    q
+      .leftJoin('texts as linked', 'linked.id', 'texts.component_id')
+      .select([
+        'texts.id',
+        'texts.developer_id',
+        'texts.revision',
+        'texts.component_id',
+        'linked.revision as component_revision',
+      ]);
+  for await (const rows of orderedPages<StampRow>(db, workspaceId, s, select, pageSize)) {
+    yield rows.map((row) => ({
+      id: Number(row.id),
+      developerId: row.developer_id,
+      stamp:
+        row.component_id === null
+          ? String(row.revision)
+          : `${row.revision}/${row.component_id}.${row.component_revision ?? ''}`,
+    }));
+  }
+}
+
+/** The selected texts among these row ids, with the selection's values, in no particular order. */
+export async function textsByRowIds(
+  db: Executor,
+  workspaceId: number,
+  s: SqlSelection,
+  ids: readonly number[],
+): Promise<TextEntity[]> {
+  const out: TextEntity[] = [];
+  for (let from = 0; from < ids.length; from += PAGE_SIZE) {
+    const part = ids.slice(from, from + PAGE_SIZE);
+    const rows = await db
+      .selectFrom('texts')
+      .select(TEXT_COLUMNS)
+      .where((eb) => conditions(eb, workspaceId, s))
+      .where('texts.id', 'in', part)
+      .execute();
+    if (rows.length > 0) out.push(...(await withValues(db, rows, s)));
+  }
+  return out;
 }
 
 /** Cursor names, unique within the process (and so within any transaction). */

@@ -119,6 +119,30 @@ export interface TextQuery<K extends TextKind = TextKind> {
   allVariantValues?: boolean;
 }
 
+/**
+ * A selected text as a reader that keeps renderings of texts needs it (the exports' fragment
+ * store): which text, and a stamp that changes whenever what the text shows changes.
+ */
+export interface TextStamp {
+  /** Row id. */
+  id: number;
+  developerId: string;
+  /**
+   * The workspace revision of the text's last change, and for a linked instance the component's
+   * row id and the revision of its last change: every change of a text's content, variant values
+   * or variables stamps the revision of its write on the text.
+   */
+  stamp: string;
+}
+
+/** The texts of a query as stamps, and how to read some of them whole. */
+export interface StampedSelection<T extends TextEntity = TextEntity> {
+  /** Pages in response order (the order of `pages`). */
+  pages: AsyncIterable<TextStamp[]>;
+  /** The texts of these row ids (any order) as `pages` would give them, with the records the query keeps. */
+  load(ids: readonly number[]): Promise<TextSelection<T>>;
+}
+
 /** The one reader of components and text items (src/modules/texts/texts.reader.ts). */
 export interface TextsReader {
   /** The texts a query selects, as domain types, in response order. */
@@ -137,6 +161,17 @@ export interface TextsReader {
     workspaceId: number,
     query: TextQuery<K>,
   ): Promise<AsyncIterable<TextSelection<TextOfKind<K>>>>;
+  /**
+   * The texts a query selects as stamps, page by page in response order, through `executor`;
+   * resolved first as `pages` is. Null when which records a text gives depends on more than SQL
+   * decides and the text's own content (a `tags` filter, a status or assignee filter with variant
+   * values or bases, `sort=project_order`): the caller reads `pages` instead.
+   */
+  stamps<K extends TextKind>(
+    executor: Executor,
+    workspaceId: number,
+    query: TextQuery<K>,
+  ): Promise<StampedSelection<TextOfKind<K>> | null>;
   /** The GET records of a query as the bytes of a JSON array. */
   records(
     workspaceId: number,
