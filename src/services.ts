@@ -11,7 +11,7 @@ import { createBackupService } from './modules/backup/backup.service.js';
 import { createBlocksService } from './modules/blocks/blocks.service.js';
 import { createHistoryService, createWritePath } from './modules/changes/index.js';
 import { createComponentsService } from './modules/components/components.service.js';
-import { createExportsService } from './modules/exports/exports.service.js';
+import { createExportsService, createFragmentStore } from './modules/exports/exports.service.js';
 import { createFoldersService } from './modules/folders/folders.service.js';
 import { createImportsService } from './modules/imports/imports.service.js';
 import { createLegacyService } from './modules/legacy/legacy.service.js';
@@ -147,7 +147,9 @@ export function createServices(
   });
   // Without a snapshot source (the CLI), an export reads query by query on the shared connection.
   const snapshot = options.snapshot ?? (async () => ({ db, close: async () => {} }));
-  const exports = createExportsService({ snapshot, accounts, texts, variants, variables });
+  const fragments = createFragmentStore(db);
+  writes.subscribe(fragments.forget);
+  const exports = createExportsService({ snapshot, accounts, texts, variants, variables, fragments });
   const imports = createImportsService({
     db,
     writes,

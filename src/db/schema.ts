@@ -272,6 +272,28 @@ export interface WebhookAttemptsTable {
   response_body: string | null;
 }
 
+/** The exports' fragment store (src/modules/exports/): one set per workspace and rendering key. */
+export interface ExportFragmentSetsTable {
+  id: Id;
+  workspace_id: number;
+  /** Everything a rendering depends on besides the text (format, variant, options, variables...). */
+  key: string;
+  /** When an export last used the set (ISO time), for evicting the least recently used. */
+  used_at: string;
+}
+
+/** One text's rendered fragment in a set. */
+export interface ExportFragmentsTable {
+  set_id: number;
+  text_id: number;
+  /** The text's stamp when it was rendered (texts core `TextStamp.stamp`). */
+  stamp: string;
+  /** The fragment's bytes; null when the text gives no entry in this rendering. */
+  body: string | null;
+  /** What placing the fragment needs besides its bytes (JSON: variables, name offsets), or null. */
+  meta: string | null;
+}
+
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -298,6 +320,8 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  export_fragment_sets: ExportFragmentSetsTable;
+  export_fragments: ExportFragmentsTable;
 }
 
 /** What a repository takes as its first argument: the database or an open transaction. */

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import type { ExportEntry, FileWriter } from '../../formats/types.js';
-import type { OwnerSelection, TextEntity, TextSelection } from '../texts/index.js';
+import type { OwnerSelection, StampedSelection, TextEntity, TextSelection } from '../texts/index.js';
+import type { Fragment, FragmentSet } from './exports.fragments.js';
 
 /** A rendered export: the whole file when it is small, else a stream of it. */
 export interface ExportBody {
@@ -59,19 +60,85 @@ async function* fileChunks(
 }
 
 /**
+ * The file's chunks from stored fragments: each page of stamps is matched with the set's
+ * fragments of those texts; the texts whose fragment is missing or stamped otherwise (changed
+ * since) are read whole and rendered, then the page is written in order, each fragment placed
+ * by the writer (separators, renamed resources), and the fresh fragments are stored. The turns
+ * of the event loop are those of `fileChunks`.
+ */
+async function* fragmentChunks(
+  stamped: StampedSelection,
+  set: FragmentSet,
+  snapshot: Parameters<FragmentSet['read']>[0],
+  writer: FileWriter,
+  entryOf: EntryOf,
+  done: () => Promise<void>,
+): AsyncGenerator<Buffer> {
+  try {
+    let out = writer.head();
+    let placed = 0;
+    for await (const page of stamped.pages) {
+      const stored = await set.read(
+        snapshot,
+        page.map((text) => text.id),
+      );
+      const stale = page.filter((text) => stored.get(text.id)?.stamp !== text.stamp);
+      const fresh = new Map<number, Fragment>();
+      if (stale.length > 0) {
+        const stamps = new Map(stale.map((text) => [text.id, text.stamp]));
+        const read = await stamped.load([...stamps.keys()]);
+        for (const entity of read.entities) {
+          const chosen = read.select(entity);
+          const entry = chosen && entryOf(entity, chosen);
+          fresh.set(entity.id, {
+            stamp: stamps.get(entity.id) as string,
+            fragment: entry ? writer.fragment(entry) : null,
+          });
+        }
+      }
+      for (const text of page) {
+        const fragment = (fresh.get(text.id) ?? stored.get(text.id))?.fragment;
+        if (!fragment) continue;
+        out += writer.place(fragment, text.developerId);
+        if (out.length >= CHUNK_BYTES) {
+          yield Buffer.from(out);
+          out = '';
+        }
+        placed += 1;
+        if (placed % ENTRIES_PER_TURN === 0) await nextTurn();
+      }
+      if (fresh.size > 0) await set.write(fresh);
+      await nextTurn();
+    }
+    out += writer.tail();
+    if (out !== '') yield Buffer.from(out);
+  } finally {
+    await done();
+  }
+}
+
+/** Where a file's entries come from: pages of texts, or stamps and stored fragments. */
+export type FileSource =
+  | { pages: AsyncIterable<TextSelection> }
+  | { stamped: StampedSelection; set: FragmentSet; snapshot: Parameters<FragmentSet['read']>[0] };
+
+/**
  * Renders the first chunks; a file that ends within `WHOLE_FILE_BYTES` is answered as bytes, a
  * larger one as a stream that pulls the rest as its reader reads (so a slow reader holds no more
  * than a chunk or two in memory). Either way `done` runs exactly once the chunks are finished,
  * failed or abandoned.
  */
 export async function renderFile(
-  pages: AsyncIterable<TextSelection>,
+  source: FileSource,
   writer: FileWriter,
   entryOf: EntryOf,
   contentType: string,
   done: () => Promise<void>,
 ): Promise<ExportBody> {
-  const chunks = fileChunks(pages, writer, entryOf, done);
+  const chunks =
+    'pages' in source
+      ? fileChunks(source.pages, writer, entryOf, done)
+      : fragmentChunks(source.stamped, source.set, source.snapshot, writer, entryOf, done);
   const first: Buffer[] = [];
   let size = 0;
   while (size <= WHOLE_FILE_BYTES) {

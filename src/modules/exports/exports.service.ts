@@ -8,13 +8,15 @@ import {
   type FilterKey,
   type ParsedFilter,
   parseFilter,
+  type TextQuery,
   type TextsReader,
   variantNotFoundMessage,
 } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { documentHeader, exportEntries } from './exports.document.js';
-import { type ExportBody, renderFile } from './exports.file.js';
+import { type ExportBody, type FileSource, renderFile } from './exports.file.js';
+import { type FragmentStore, renderingKey } from './exports.fragments.js';
 
 export type ExportKind = 'textItems' | 'components';
 
@@ -36,9 +38,11 @@ export interface ExportsDeps {
   /** Opens the consistent read an export is made from, page by page. */
   snapshot: OpenSnapshot;
   accounts: Pick<AccountsService, 'baseLanguage'>;
-  texts: Pick<TextsReader, 'pages'>;
+  texts: Pick<TextsReader, 'pages' | 'stamps'>;
   variants: Pick<VariantsService, 'listVariants'>;
   variables: Pick<VariablesService, 'listVariables'>;
+  /** Rendered fragments kept in the database; without it every export renders every text. */
+  fragments?: Pick<FragmentStore, 'open'>;
 }
 
 /** The filter keys of each export: those of the fetch without `variants` (the variant is `variantId`). */
@@ -92,23 +96,44 @@ export function createExportsService(deps: ExportsDeps) {
       if (developerId !== null && !variant) throw badRequest(variantNotFoundMessage(developerId));
       // The variant goes into the filter so its own status and assignee are matched as in the fetch.
       const withVariant: ParsedFilter = { ...parsed, variants: variant ? [variant.developer_id] : ['base'] };
-      const pages = await deps.texts.pages(
-        db,
-        workspaceId,
+      const textQuery: TextQuery =
         kind === 'textItems'
           ? { kind: 'text_item', filter: withVariant, ...(query.sort && { sort: query.sort }) }
-          : { kind: 'component', filter: withVariant },
-      );
+          : { kind: 'component', filter: withVariant };
       const format = fileFormats[query.format];
-      const header = documentHeader(variant, variant?.locale_code ?? language, {
+      const locale = variant?.locale_code ?? language;
+      const options = {
         richText: query.richText ?? null,
         variableOrder: query.variableOrder ?? 'default',
         excludeVariantMetadata: query.excludeVariantMetadata ?? false,
         includeVariableSummary: query.includeVariableSummary ?? false,
-      });
-      const entryOf = exportEntries(variant, variables, query.fallback ?? 'none');
+      } as const;
+      const header = documentHeader(variant, locale, options);
+      const fallback = query.fallback ?? 'none';
+      const entryOf = exportEntries(variant, variables, fallback);
+      // Stored fragments when the selection allows them (SQL decides it), else every text rendered.
+      const stamped = deps.fragments ? await deps.texts.stamps(db, workspaceId, textQuery) : null;
+      const set =
+        stamped &&
+        (await deps.fragments
+          ?.open(
+            workspaceId,
+            renderingKey({
+              format: query.format,
+              variantId: variant?.id ?? null,
+              locale,
+              fallback,
+              richText: options.richText,
+              variableOrder: options.variableOrder,
+              variables,
+            }),
+          )
+          // The store is an optimisation: when it cannot be opened, the file is rendered whole.
+          .catch(() => null));
+      const source: FileSource =
+        stamped && set ? { stamped, set, snapshot: db } : { pages: await deps.texts.pages(db, workspaceId, textQuery) };
       rendering = true;
-      return await renderFile(pages, format.writer(header), entryOf, format.contentType, () => snapshot.close());
+      return await renderFile(source, format.writer(header), entryOf, format.contentType, () => snapshot.close());
     } finally {
       // Once rendering started, the file's chunks end the snapshot when they are done.
       if (!rendering) await snapshot.close();
@@ -122,3 +147,6 @@ export type ExportsService = ReturnType<typeof createExportsService>;
 
 /** The exporter input of a selection, for other modules that render the same files (the v0/v1 API). */
 export { buildDocument } from './exports.document.js';
+
+/** The exports' fragment store, wired to the write path by src/services.ts. */
+export { createFragmentStore } from './exports.fragments.js';
