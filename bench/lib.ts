@@ -122,7 +122,8 @@ export async function startBenchServer(workspaceName: string): Promise<BenchServ
   const { key } = await json(['key', 'create', '--workspace', String(workspace.id), '--email', email]);
   const port = await freePort();
   const server = startServer({ DATABASE_URL, PORT: String(port) });
-  await waitForHttp(`http://127.0.0.1:${port}/readyz`);
+  // A loaded machine (several benches and suites at once) can take well over 10 s to start a server.
+  await waitForHttp(`http://127.0.0.1:${port}/readyz`, 60_000);
   const headers = { authorization: key, 'content-type': 'application/json' };
   async function call(method: string, path: string, body?: unknown): Promise<Response> {
     const res = await fetch(`http://127.0.0.1:${port}/v2/${path}`, {
