@@ -462,6 +462,28 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     expect(await api('GET', 'webhooks')).toEqual([]);
   });
 
+  it('an editor changes text settings but sees the workflow and people read-only, and no webhooks', async () => {
+    const { passwordLink } = await api<{ passwordLink: string }>('POST', 'users', {
+      email: 'writer@example.com',
+      role: 'editor',
+    });
+    const editor = await newPage();
+    await editor.goto(`/set-password${new URL(passwordLink).hash}`);
+    await editor.getByLabel(/New password/).fill('writer password');
+    await editor.getByRole('button', { name: 'Set password and sign in' }).click();
+    await editor.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Settings' }).click();
+    await editor.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
+    for (const form of ['New variant', 'New variable', 'New style guide', 'New API key'])
+      expect(await editor.getByRole('form', { name: form }).count(), form).toBe(1);
+    for (const form of ['New status', 'Invite someone', 'New webhook'])
+      expect(await editor.getByRole('form', { name: form }).count(), form).toBe(0);
+    expect(await editor.locator('#workflow').getByRole('button').count()).toBe(0);
+    expect(await editor.locator('#people').getByRole('combobox').count()).toBe(0);
+    expect(await editor.locator('#webhooks').count()).toBe(0);
+    await editor.locator('#workflow').getByText('Only admins change the workflow.').waitFor();
+    await api('DELETE', `users/${encodeURIComponent('writer@example.com')}`);
+  });
+
   it('people: an invited viewer gets a link; as a viewer, settings are read-only and webhooks absent; removed', async () => {
     const people = section('people');
     const invite = people.getByRole('form', { name: 'Invite someone' });
