@@ -37,6 +37,8 @@ describe('project order and the component library in Chromium', { timeout: 120_0
     server = await startServer(database.url);
     const api = keyed(server);
     await api('POST', 'projects', { projects: [{ name: 'Shop', developerId: 'shop' }] });
+    // A variable, so that the editor has its picker (an instance's editor must not).
+    await api('POST', 'variables', { variables: [{ name: 'name', type: 'string', data: { example: 'Ada' } }] });
     await api('POST', 'projectBlocks', {
       projectId: 'shop',
       blocks: [
@@ -201,6 +203,8 @@ describe('project order and the component library in Chromium', { timeout: 120_0
     await expect
       .poll(() => base.getByRole('textbox', { name: 'Base text text' }).getAttribute('contenteditable'))
       .toBe('false');
+    expect(await base.getByRole('button', { name: /Add plural forms/ }).isDisabled()).toBe(true);
+    expect(await base.getByLabel('Insert variable').count()).toBe(0);
     await base.getByLabel('Status').selectOption('REVIEW');
     await base.getByRole('button', { name: 'Save base text' }).click();
     await base.getByRole('status').filter({ hasText: 'Saved' }).waitFor();

@@ -129,6 +129,8 @@ function ValueForm({
   const editorRef = useRef<TipTap | null>(null);
   const baseEtag = useRef(text.etag);
   const id = `${text.developerId}-${variantId ?? 'base'}`;
+  // An instance's text, plurals and variables are its component's: only its own fields are edited here.
+  const canEditText = canEdit && !text.componentId;
 
   // Another person's change arrives with the list: take it while nothing here is unsaved.
   useEffect(() => {
@@ -256,7 +258,7 @@ function ValueForm({
       <RichEditor
         label={`${title} text`}
         html={draft.html}
-        editable={canEdit && !text.componentId}
+        editable={canEditText}
         onChange={(html, plain) => update({ html, plain })}
         onReady={onReady}
       />
@@ -271,7 +273,7 @@ function ValueForm({
           ))}
         </ul>
       )}
-      {canEdit && data.variables.length > 0 && (
+      {canEditText && data.variables.length > 0 && (
         <label>
           Insert variable{' '}
           <select value="" onChange={(e) => insertVariable(e.target.value)}>
@@ -293,7 +295,7 @@ function ValueForm({
               <input
                 id={`${id}-plural-${form}`}
                 value={draft.plurals[form] ?? ''}
-                readOnly={!canEdit}
+                readOnly={!canEditText}
                 onChange={(e) => update({ plurals: { ...draft.plurals, [form]: e.target.value } })}
               />
             </label>
@@ -301,7 +303,7 @@ function ValueForm({
         ) : (
           <button
             type="button"
-            disabled={!canEdit}
+            disabled={!canEditText}
             onClick={() =>
               update({ plurals: Object.fromEntries(categories.map((c, i) => [c, i === 0 ? draft.plain : ''])) })
             }
