@@ -174,12 +174,12 @@ interface StampRow extends Ordered {
   id: number | string;
   revision: number | string;
   component_id: number | null;
-  component_revision: number | string | null;
 }
 
 /**
  * The selected texts' stamps page by page in developer-ID order (as `selectionPages`): the
- * texts' own revisions and, for linked instances, their components' (one join, no values).
+ * texts' own revisions and, for linked instances, their components' (read for the page's
+ * instances only; most pages have none). No text, no values.
  */
 export async function* stampPages(
   db: Executor,
@@ -188,23 +188,29 @@ export async function* stampPages(
   pageSize = PAGE_SIZE,
 ): AsyncGenerator<TextStamp[]> {
   const select = (q: SelectQueryBuilder<Database, 'texts', object>) =>
-    q
-      .leftJoin('texts as linked', 'linked.id', 'texts.component_id')
-      .select([
-        'texts.id',
-        'texts.developer_id',
-        'texts.revision',
-        'texts.component_id',
-        'linked.revision as component_revision',
-      ]);
+    q.select(['texts.id', 'texts.developer_id', 'texts.revision', 'texts.component_id']);
   for await (const rows of orderedPages<StampRow>(db, workspaceId, s, select, pageSize)) {
+    const componentIds = [...new Set(rows.flatMap((row) => (row.component_id === null ? [] : [row.component_id])))];
+    const components =
+      componentIds.length === 0
+        ? new Map<number, string>()
+        : new Map(
+            (
+              await db
+                .selectFrom('texts')
+                .select(['id', 'revision'])
+                .where('workspace_id', '=', workspaceId)
+                .where('id', 'in', componentIds)
+                .execute()
+            ).map((row) => [Number(row.id), String(row.revision)]),
+          );
     yield rows.map((row) => ({
       id: Number(row.id),
       developerId: row.developer_id,
       stamp:
         row.component_id === null
           ? String(row.revision)
-          : `${row.revision}/${row.component_id}.${row.component_revision ?? ''}`,
+          : `${row.revision}/${row.component_id}.${components.get(row.component_id) ?? ''}`,
     }));
   }
 }
