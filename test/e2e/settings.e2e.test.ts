@@ -446,6 +446,10 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
       })
       .toMatch(/variants\.changed.*2.*succeeded.*200/);
 
+    // What the receiver answered, behind a disclosure.
+    await log.getByRole('row').nth(1).getByText('Answer').click();
+    await log.getByRole('row').nth(1).getByText('ok', { exact: true }).waitFor();
+
     // Filters: no failed attempts; paging is by the API's cursor.
     const filter = hooks.getByRole('form', { name: 'Filter deliveries' });
     await filter.getByLabel('State').selectOption('failed');
@@ -455,6 +459,23 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     await filter.getByRole('button', { name: 'Show' }).click();
     await expect.poll(() => log.getByRole('row').count()).toBe(3);
     await checkSection(admin, 'webhooks', 'webhooks');
+
+    // More attempts than a page: the next page follows the cursor, oldest attempt last.
+    for (let n = 0; n < 25; n += 1)
+      await api('POST', 'variants', { variants: [{ name: `Variant ${n}`, developerId: `v${n}` }] });
+    await expect.poll(() => receiver.received.filter((r) => r.body.event === 'variants.changed').length).toBe(27);
+    await filter.getByLabel('State').selectOption('');
+    // A page of 25 attempts (and the header row), once the worker has recorded them all.
+    await expect
+      .poll(async () => {
+        await filter.getByRole('button', { name: 'Show' }).click();
+        return [await log.getByRole('row').count(), await log.getByText('pending').count()];
+      })
+      .toEqual([26, 0]);
+    await hooks.getByRole('button', { name: 'Older attempts' }).click();
+    await expect.poll(() => log.getByRole('row').count()).toBe(28);
+    await expect.poll(() => log.getByRole('row').last().textContent()).toMatch(/variants\.changed1succeeded200/);
+    expect(await hooks.getByRole('button', { name: 'Older attempts' }).count()).toBe(0);
 
     await hooks.getByRole('button', { name: 'Delete webhook Rebuild' }).click();
     await hooks.getByRole('button', { name: 'Yes, delete webhook Rebuild' }).click();

@@ -154,9 +154,17 @@ export function Deliveries({ webhooks, round }: { webhooks: Webhook[]; round: nu
                 <td>{a.event}</td>
                 <td>{a.attempt}</td>
                 <td className={`state-${a.state}`}>{a.state}</td>
-                <td title={a.responseBody ?? undefined}>
+                <td>
                   {a.statusCode ?? ''}
                   {a.error && a.error !== `HTTP ${a.statusCode}` ? ` ${a.error}` : ''}
+                  {a.responseBody && (
+                    <details>
+                      <summary>
+                        Answer<span className="visually-hidden"> to attempt {a.id}</span>
+                      </summary>
+                      <pre className="answer">{a.responseBody}</pre>
+                    </details>
+                  )}
                 </td>
                 <td>{a.durationMs === null ? '' : `${a.durationMs} ms`}</td>
                 <td>
