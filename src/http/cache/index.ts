@@ -4,7 +4,7 @@ import fp from 'fastify-plugin';
 import { COMPRESSION_THRESHOLD, compress, compressStream, negotiateEncoding } from './encoding.js';
 import { etagFor, matchesIfNoneMatch, weak } from './etag.js';
 import { ResponseCache } from './lru.js';
-import { type HttpCacheState, isCacheableRoute } from './state.js';
+import { type HttpCacheState, isCacheableHeadRoute, isCacheableRoute } from './state.js';
 
 export type { CacheOutcome, HttpCacheState } from './state.js';
 export { isCacheableRoute } from './state.js';
@@ -79,6 +79,18 @@ export const httpCache = fp<HttpCacheOptions>(
     // until its bytes are kept (or it ends without keeping them) and answer from the cache, so a
     // burst of the same large export right after a write costs one rendering, not one each.
     app.addHook('onRoute', (route) => {
+      if (isCacheableHeadRoute(route)) {
+        // A HEAD answers what the GET would, without its body: a 304, or the headers of the kept
+        // bytes, neither of which runs the handler. Otherwise the handler runs, and a body it
+        // streams (a large export) is abandoned at once (see onSend): its first chunk is all that
+        // gets rendered, enough to know the answer is a 200 and not a 400.
+        const handler = route.handler;
+        route.handler = function cachedHeadHandler(this: FastifyInstance, request, reply) {
+          if (answerFromCache(request, reply)) return undefined;
+          return handler.call(this, request, reply);
+        } as RouteHandlerMethod;
+        return;
+      }
       if (!isCacheableRoute(route)) return;
       const handler = route.handler;
       route.handler = function cachedHandler(this: FastifyInstance, request, reply) {
@@ -176,6 +188,7 @@ export const httpCache = fp<HttpCacheOptions>(
         return done(null, compressAsSent(request, reply, payload));
       }
       if (reply.statusCode === 200 && state.etag && payload instanceof Readable) {
+        if (request.method === 'HEAD') return done(null, abandonStream(reply, state, state.etag, payload));
         return done(null, keepStream(request, reply, state, state.etag, payload));
       }
       if (reply.statusCode !== 200 || !isBytes(payload) || !state.etag) {
@@ -197,6 +210,20 @@ export const httpCache = fp<HttpCacheOptions>(
   },
   { name: 'copydesk-http-cache', fastify: '5.x' },
 );
+
+/**
+ * A HEAD whose handler streams its body: the stream is destroyed unread (which stops the
+ * rendering and frees what it holds) and the headers go out as the GET's would, without a
+ * length, which only the whole body would tell. Fastify's own HEAD step then drains the empty
+ * stream put in its place.
+ */
+function abandonStream(reply: FastifyReply, state: HttpCacheState, etag: string, body: Readable): Readable {
+  body.destroy();
+  state.outcome = 'not-stored';
+  if (state.encoding) reply.header('content-encoding', state.encoding).header('etag', weak(etag));
+  reply.removeHeader('content-length');
+  return Readable.from([]);
+}
 
 const isBytes = (payload: unknown): payload is string | Buffer =>
   typeof payload === 'string' || Buffer.isBuffer(payload);

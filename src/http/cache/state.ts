@@ -49,12 +49,21 @@ type RouteShape = Pick<RouteOptions, 'method' | 'url'> & { config?: RouteOptions
  * OpenAPI document, which lists 304 for exactly these routes.
  */
 export function isCacheableRoute(route: RouteShape): boolean {
-  // HEAD is left out: Fastify builds it from the GET's options as they were before any onRoute
-  // hook, so it runs the original handler and is sent without a validator.
   if (![route.method].flat().includes('GET')) return false;
   const { auth, cache } = route.config ?? {};
   if (cache === true && !auth) {
     throw new Error(`GET ${route.url}: config.cache needs config.auth, as an ETag is per workspace`);
   }
+  return cache ?? auth !== undefined;
+}
+
+/**
+ * The HEAD route Fastify adds beside a cacheable GET. It is built from the GET's options as they
+ * were given (before any onRoute hook changed them), so it is recognised by the same rule; it
+ * answers 304 and the kept bytes' headers like its GET, and never keeps a body of its own.
+ */
+export function isCacheableHeadRoute(route: RouteShape): boolean {
+  if (route.method !== 'HEAD') return false;
+  const { auth, cache } = route.config ?? {};
   return cache ?? auth !== undefined;
 }

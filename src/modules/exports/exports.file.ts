@@ -156,5 +156,9 @@ export async function renderFile(
       await chunks.return(undefined);
     }
   }
-  return { body: Readable.from(all(), { objectMode: false }), contentType };
+  const body = Readable.from(all(), { objectMode: false });
+  // A stream destroyed before its first read (a HEAD, a client gone at once) never started `all`,
+  // so its `finally` never runs: end the chunks, and with them the snapshot, all the same.
+  body.once('close', () => void chunks.return(undefined));
+  return { body, contentType };
 }
