@@ -40,6 +40,28 @@ describe('compression', () => {
     expect(gunzipSync(again.rawPayload).toString()).toBe(plain.body);
   });
 
+  it('compresses a body past 64 KiB (on the thread pool) to the same content', async () => {
+    const ws = await createWorkspace(ctx);
+    const variants = Array.from({ length: 500 }, (_, i) => ({
+      name: `Variant number ${i}`,
+      description: `${i} `.repeat(60),
+    }));
+    expect((await ws.api.post('variants', { variants })).status).toBe(201);
+    const plain = await get(ws.key, '/v2/variants');
+    expect(plain.rawPayload.length).toBeGreaterThan(64 * 1024);
+    for (const [coding, decode] of [
+      ['br', brotliDecompressSync],
+      ['gzip', gunzipSync],
+    ] as const) {
+      const first = await get(ws.key, '/v2/variants', { 'accept-encoding': coding });
+      expect(first.headers['content-encoding']).toBe(coding);
+      expect(first.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+      expect(decode(first.rawPayload).toString()).toBe(plain.body);
+      const kept = await get(ws.key, '/v2/variants', { 'accept-encoding': coding });
+      expect(kept.rawPayload.equals(first.rawPayload)).toBe(true);
+    }
+  });
+
   it('marks a compressed body weak, and still answers its If-None-Match with 304', async () => {
     const ws = await workspaceWithVariants(40);
     const plain = await get(ws.key, '/v2/variants');

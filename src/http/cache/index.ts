@@ -179,13 +179,13 @@ export const httpCache = fp<HttpCacheOptions>(
 
     app.addHook('onSend', ((request, reply, payload, done) => {
       const state = (request as WithState)[kState];
-      if (!state || state.outcome === 'uncacheable') return done(null, compressAsSent(request, reply, payload));
+      if (!state || state.outcome === 'uncacheable') return compressAsSent(request, reply, payload, done);
       if (state.outcome !== 'miss') return done(null, payload); // a 304 or bytes from the cache: final
       if (reply.statusCode >= 400) {
         // An error is no representation of the resource: it carries no validator.
         reply.removeHeader('etag');
         state.outcome = 'not-stored';
-        return done(null, compressAsSent(request, reply, payload));
+        return compressAsSent(request, reply, payload, done);
       }
       if (reply.statusCode === 200 && state.etag && payload instanceof Readable) {
         if (request.method === 'HEAD') return done(null, abandonStream(reply, state, state.etag, payload));
@@ -195,17 +195,22 @@ export const httpCache = fp<HttpCacheOptions>(
         state.outcome = 'not-stored';
         return done(null, payload);
       }
+      const etag = state.etag;
+      const store = (compressed: Buffer | null) => {
+        if (compressed) {
+          reply.header('content-encoding', state.encoding).header('etag', weak(etag));
+          reply.removeHeader('content-length');
+        }
+        const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
+        const body = compressed ?? payload;
+        cache.set(cacheKey(request, state), { body, contentType, encoding: compressed ? state.encoding : null });
+        state.outcome = 'stored';
+        settle(request);
+        done(null, body);
+      };
       const compressed = state.encoding ? compress(payload, state.encoding) : null;
-      if (compressed) {
-        reply.header('content-encoding', state.encoding).header('etag', weak(state.etag));
-        reply.removeHeader('content-length');
-      }
-      const contentType = String(reply.getHeader('content-type') ?? 'application/json; charset=utf-8');
-      const body = compressed ?? payload;
-      cache.set(cacheKey(request, state), { body, contentType, encoding: compressed ? state.encoding : null });
-      state.outcome = 'stored';
-      settle(request);
-      done(null, body);
+      if (compressed instanceof Promise) compressed.then(store, (error: Error) => done(error));
+      else store(compressed);
     }) as onSendHookHandler);
   },
   { name: 'copydesk-http-cache', fastify: '5.x' },
@@ -228,14 +233,21 @@ function abandonStream(reply: FastifyReply, state: HttpCacheState, etag: string,
 const isBytes = (payload: unknown): payload is string | Buffer =>
   typeof payload === 'string' || Buffer.isBuffer(payload);
 
+type Done = (error: Error | null, payload?: unknown) => void;
+
 /** Any other response (writes, errors, the OpenAPI document) is compressed as it goes out. */
-function compressAsSent(request: FastifyRequest, reply: FastifyReply, payload: unknown): unknown {
+function compressAsSent(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Done): void {
   if (reply.hasHeader('content-encoding') || !isBytes(payload) || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD) {
-    return payload;
+    return done(null, payload);
   }
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
   const compressed = encoding ? compress(payload, encoding) : null;
-  if (!compressed) return payload;
-  reply.header('content-encoding', encoding).header('vary', 'Accept-Encoding').removeHeader('content-length');
-  return compressed;
+  const send = (bytes: Buffer | null) => {
+    if (bytes) {
+      reply.header('content-encoding', encoding).header('vary', 'Accept-Encoding').removeHeader('content-length');
+    }
+    done(null, bytes ?? payload);
+  };
+  if (compressed instanceof Promise) compressed.then(send, (error: Error) => done(error));
+  else send(compressed);
 }
