@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type PgModule from 'pg';
@@ -75,7 +76,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
   const statements = withStatementCache(sqlite);
-  const checkpoints = checkpointWhenIdle(sqlite, statements);
+  const checkpoints = checkpointWhenIdle(sqlite, statements, config.path);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
   const snapshots = sqliteSnapshots(config.path, db, withStatementCache);
   // `data_version` moves when another connection commits; our own writes are counted as prepared.
@@ -99,7 +100,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
     },
     watchChanges: () => null,
     async close() {
-      clearInterval(checkpoints);
+      await checkpoints.stop();
       await snapshots.closeAll();
       await db.destroy();
       // Kysely closes the connection only if it ever opened it.
@@ -120,22 +121,58 @@ const IDLE_CHECK_MS = 250;
  * its change log) nearly every write request paid for a checkpoint, and every page it had in
  * common with the previous write was copied again. The WAL is now checkpointed when no statement
  * has written for a while, and a commit does it itself only past 40 MB, under sustained writes.
+ *
+ * The idle checkpoint runs on a connection of its own in a worker thread: it copies pages and
+ * waits for the disk to sync (60 ms was measured on a busy machine), which on the event loop
+ * would hold up every request meanwhile, as it did the reads issued during an export that
+ * follows a write. A file database only; an in-memory one has no WAL.
  */
-function checkpointWhenIdle(sqlite: SQLite.Database, statements: { writes: number }) {
+function checkpointWhenIdle(sqlite: SQLite.Database, statements: { writes: number }, path: string) {
   sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
   let seen = statements.writes;
   let checkpointed = seen;
+  let worker: Worker | null = null;
   const timer = setInterval(() => {
     const writes = statements.writes;
     const idle = writes === seen;
     seen = writes;
-    if (!idle || writes === checkpointed || !sqlite.open || sqlite.inTransaction) return;
+    if (!idle || writes === checkpointed || !sqlite.open || path === ':memory:') return;
+    if (!worker) {
+      const started = checkpointWorker(path);
+      // A thread that died (it never should) is started again at the next idle moment.
+      started.once('exit', () => {
+        if (worker === started) worker = null;
+      });
+      worker = started;
+    }
     // PASSIVE: never waits for readers or writers (of this or another process).
-    sqlite.pragma('wal_checkpoint(PASSIVE)');
+    worker.postMessage('checkpoint');
     checkpointed = writes;
   }, IDLE_CHECK_MS);
   timer.unref();
-  return timer;
+  return {
+    async stop() {
+      clearInterval(timer);
+      await worker?.terminate();
+    },
+  };
+}
+
+/** The thread that checkpoints: its own connection to the file, one PASSIVE checkpoint a message. */
+function checkpointWorker(path: string): Worker {
+  const worker = new Worker(
+    `const { parentPort, workerData } = require('node:worker_threads');
+     const db = new (require(workerData.driver))(workerData.path, { fileMustExist: true });
+     db.pragma('busy_timeout = 0');
+     parentPort.on('message', () => {
+       try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+     });`,
+    { eval: true, workerData: { path, driver: require.resolve('better-sqlite3') } },
+  );
+  worker.unref();
+  // A checkpoint that cannot run now is done by a later one, or by a commit past the limit.
+  worker.on('error', () => {});
+  return worker;
 }
 
 const STATEMENT_CACHE_SIZE = 500;
