@@ -10,6 +10,7 @@ import * as textSearch from './migrations/2026_11_25_703_text_search.js';
 import * as compactChangeFields from './migrations/2026_11_25_800_compact_change_fields.js';
 import * as searchQueue from './migrations/2026_11_26_100_search_queue.js';
 import * as exportFragments from './migrations/2026_11_26_200_export_fragments.js';
+import * as textSearchPlan from './migrations/2026_11_26_700_text_search_plan.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -25,6 +26,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_25_800_compact_change_fields': compactChangeFields,
   '2026_11_26_100_search_queue': searchQueue,
   '2026_11_26_200_export_fragments': exportFragments,
+  '2026_11_26_700_text_search_plan': textSearchPlan,
 };
 
 /** Every migration, in the order they apply. */

@@ -40,35 +40,95 @@ export async function searchTexts(db: Executor, workspaceId: number, q: string, 
   const columns = sql`t.id, t.kind, t.developer_id, t.name, t.text, t.folder_id, t.project_id`;
   // Ranking every match of a common word costs time in proportion to the workspace's size: the
   // best `limit` are chosen among the first CANDIDATES matches, which for any query that narrows
-  // the texts down (the usual search) is all of them.
-  const query =
+  // the texts down (the usual search) is all of them. The candidates' documents are ranked here, the same way on both databases (a backup moved
+  // from one to the other answers the same), rather than by FTS5's bm25 or PostgreSQL's ts_rank:
+  // bm25 counts, for each word, every document of the table that holds it (its rarity), which
+  // for a common word costs more than the search itself.
+  const { rows: candidates } =
     dialectOf(db) === 'postgres'
-      ? sql<Row>`select ${columns} from (
-            select text_id, ts_rank(document, q.query) as score
-            from text_search, to_tsquery('simple', ${words.map((w) => `${w}:*`).join(' & ')}) as q(query)
-            where workspace_id = ${workspaceId} and document @@ q.query
-            limit ${CANDIDATES}
-          ) c join texts t on t.id = c.text_id
-          order by c.score desc, t.developer_id
-          limit ${limit}`
-      : sql<Row>`select ${columns} from (
-            select rowid as text_id, rank from text_search
-            where text_search match ${words.map((w) => `"${w}"*`).join(' ')} and workspace_id = ${workspaceId}
-            limit ${CANDIDATES}
-          ) c join texts t on t.id = c.text_id
-          order by c.rank, t.developer_id
-          limit ${limit}`;
-  const { rows } = await query.execute(db);
-  return rows.map((r) => ({
-    id: Number(r.id),
-    kind: r.kind,
-    developerId: r.developer_id,
-    name: r.name,
-    text: r.text,
-    folderId: r.folder_id,
-    projectId: r.project_id,
-  }));
+      ? await sql<{ id: number; document: string }>`
+          select t.id, ${POSTGRES_DOCUMENT_TEXT} as document
+          from text_search s
+            join texts t on t.id = s.text_id,
+            to_tsquery('simple', ${words.map((w) => `${w}:*`).join(' & ')}) as q(query)
+          where s.workspace_id = ${workspaceId} and s.document @@ q.query
+          limit ${CANDIDATES}`.execute(db)
+      : await sql<{ id: number; document: string }>`
+          select rowid as id, document from text_search
+          where text_search match ${words.map((w) => `"${w}"*`).join(' ')} and workspace_id = ${workspaceId}
+          limit ${CANDIDATES}`.execute(db);
+  if (candidates.length === 0) return [];
+  const best = rankDocuments(candidates, words).slice(0, limit);
+  const { rows } = await sql<Row>`select ${columns} from texts t
+      where t.id in (${sql.join(best.map((c) => c.id))})`.execute(db);
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  return best.flatMap((c) => {
+    const row = byId.get(Number(c.id));
+    return row ? [found(row)] : [];
+  });
 }
+
+const NON_ASCII = /[\u0080-\uffff]/;
+// The combining accents the index's tokenizer removes (its remove_diacritics covers Latin letters).
+const MARKS = /[\u0300-\u036f]/g;
+const WORD_CHARACTER = /[\p{L}\p{N}]/u;
+
+/** Folds a text as the SQLite index's tokenizer does: lower case, accents removed. */
+const fold = (text: string) =>
+  NON_ASCII.test(text) ? text.normalize('NFD').replace(MARKS, '').toLowerCase() : text.toLowerCase();
+
+function isWordCharacter(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  if (Number.isNaN(code)) return false;
+  if (code < 128) return (code >= 48 && code <= 57) || (code >= 97 && code <= 122);
+  return WORD_CHARACTER.test(text[at] ?? '');
+}
+
+/**
+ * Orders documents best first: each word scores 2 for every word of the document it equals and 1
+ * for every one it only begins, the sum divided by the log of the document's length. Ties go by
+ * developer ID, the document's first word as the index stores it. A plain scan of each document
+ * (no tokenising), since it runs over every candidate.
+ */
+export function rankDocuments<T extends { document: string }>(documents: readonly T[], words: readonly string[]): T[] {
+  const folded = words.map(fold);
+  const scored = documents.map((candidate) => {
+    const text = fold(candidate.document);
+    let hits = 0;
+    for (const word of folded) {
+      for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + word.length)) {
+        if (at > 0 && isWordCharacter(text, at - 1)) continue;
+        hits += isWordCharacter(text, at + word.length) ? 1 : 2;
+      }
+    }
+    const space = candidate.document.indexOf(' ');
+    return {
+      candidate,
+      score: hits / Math.log2(8 + text.length),
+      developerId: space < 0 ? candidate.document : candidate.document.slice(0, space),
+    };
+  });
+  scored.sort((a, b) =>
+    b.score !== a.score
+      ? b.score - a.score
+      : a.developerId < b.developerId
+        ? -1
+        : a.developerId > b.developerId
+          ? 1
+          : 0,
+  );
+  return scored.map((s) => s.candidate);
+}
+
+const found = (r: Row): FoundText => ({
+  id: Number(r.id),
+  kind: r.kind,
+  developerId: r.developer_id,
+  name: r.name,
+  text: r.text,
+  folderId: r.folder_id,
+  projectId: r.project_id,
+});
 
 interface Row {
   id: number;
@@ -84,10 +144,11 @@ interface Row {
 const SQLITE_DOCUMENT = sql`t.developer_id || ' ' || replace(replace(replace(t.developer_id, '-', ' '), '_', ' '), '.', ' ')
   || ' ' || coalesce(t.name, '') || ' ' || t.text || ' ' || t.notes || ' ' || t.tags
   || ' ' || coalesce((select group_concat(v.text || ' ' || v.notes, ' ') from text_variants v where v.text_id = t.id), '')`;
-const POSTGRES_DOCUMENT = sql`to_tsvector('simple',
-  t.developer_id || ' ' || translate(t.developer_id, '-_.', '   ') || ' ' || coalesce(t.name, '') || ' '
+/** The text of a document as SQLite's index stores it (searchTexts ranks it). */
+const POSTGRES_DOCUMENT_TEXT = sql`t.developer_id || ' ' || translate(t.developer_id, '-_.', '   ') || ' ' || coalesce(t.name, '') || ' '
   || t.text || ' ' || t.notes || ' ' || t.tags || ' '
-  || coalesce((select string_agg(v.text || ' ' || v.notes, ' ') from text_variants v where v.text_id = t.id), ''))`;
+  || coalesce((select string_agg(v.text || ' ' || v.notes, ' ') from text_variants v where v.text_id = t.id), '')`;
+const POSTGRES_DOCUMENT = sql`to_tsvector('simple', ${POSTGRES_DOCUMENT_TEXT})`;
 
 /**
  * Rebuilds the documents of the texts whose searchable columns changed in this transaction. The

@@ -63,6 +63,24 @@ describe('GET /v2/search', () => {
     expect(item).toMatchObject({ kind: 'textItem', projectId: 'shop', folderId: null, name: null, text: 'Pay now' });
   });
 
+  it('ranks a text that has the word whole and short above one where it only begins a word', async () => {
+    const ws = await createWorkspace(ctx);
+    await seed(ws);
+    const items = await ws.api.post('textItems', {
+      projectId: 'shop',
+      textItems: [
+        { developerId: 'a-payment', text: 'Payment details for the order shown on this page' },
+        { developerId: 'z-pay', text: 'Pay' },
+      ],
+    });
+    expect(items.status).toBe(201);
+    const res = await ws.api.get('search?q=pay');
+    const order = res.body.results.map((r: { developerId: string }) => r.developerId);
+    // Developer IDs alone would put a-payment first.
+    expect(order.indexOf('z-pay')).toBeLessThan(order.indexOf('a-payment'));
+    expect(order).toHaveLength(3);
+  });
+
   it('follows every write: updates, variant values, deletes', async () => {
     const ws = await createWorkspace(ctx);
     await seed(ws);
