@@ -1,27 +1,8 @@
-import { Component, type ReactNode, useCallback, useEffect, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { ApiError, api, type Session, setCsrfToken } from './api';
+import { ErrorBoundary } from './ErrorBoundary';
 import { SetPassword, SignIn } from './SignIn';
 import { Workspace } from './Workspace';
-
-/** Never a blank page: a render error shows what happened and a way back. */
-class ErrorBoundary extends Component<{ children: ReactNode }, { error: Error | null }> {
-  state = { error: null as Error | null };
-  static getDerivedStateFromError(error: Error) {
-    return { error };
-  }
-  render() {
-    if (!this.state.error) return this.props.children;
-    return (
-      <main className="centered">
-        <h1>Something went wrong</h1>
-        <p role="alert">{this.state.error.message}</p>
-        <button type="button" onClick={() => window.location.reload()}>
-          Reload
-        </button>
-      </main>
-    );
-  }
-}
 
 export function App() {
   const [session, setSession] = useState<Session | null | undefined>(undefined);
@@ -67,5 +48,5 @@ export function App() {
     );
   else if (session === null) page = <SignIn onSignedIn={signedIn} />;
   else page = <Workspace session={session} onSignOut={signOut} />;
-  return <ErrorBoundary>{page}</ErrorBoundary>;
+  return <ErrorBoundary what="The app">{page}</ErrorBoundary>;
 }

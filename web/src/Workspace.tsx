@@ -2,6 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { getIfChanged, type Session, withFilter } from './api';
 import { ArrangeProject } from './BlockOrder';
 import { Editor } from './Editor';
+import { ErrorBoundary } from './ErrorBoundary';
 import { ExportPage } from './ExportPage';
 import { HistoryList } from './HistoryList';
 import { ImportPage } from './ImportPage';
@@ -98,71 +99,82 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
           Sign out
         </button>
       </header>
-      {page === 'texts' && (
-        <div className="columns">
-          <aside className="sidebar" aria-label="Projects and library">
-            <h2>Projects</h2>
-            <ul>
-              {data.projects.map((p) => (
-                <li key={p.id}>
-                  <button
-                    type="button"
-                    aria-current={source?.kind === 'project' && source.id === p.id ? 'true' : undefined}
-                    onClick={() => {
-                      setSource({ kind: 'project', id: p.id });
-                      setSelected(null);
-                    }}
-                  >
-                    {p.name}
-                  </button>
-                </li>
-              ))}
-            </ul>
-            <h2>Component library</h2>
-            <FolderTree
-              folders={data.folders}
-              parent={null}
-              current={source?.kind === 'folder' ? source.id : undefined}
-              onPick={(id) => {
-                setSource({ kind: 'folder', id });
-                setSelected(null);
-              }}
-            />
-          </aside>
-          <section className="list" aria-label="Texts">
-            {listError && (
-              <p role="alert" className="error">
-                {listError}
-              </p>
-            )}
-            {source?.kind === 'project' ? (
-              <ArrangeProject key={source.id} projectId={source.id} texts={texts} canEdit={canEdit} onChanged={load}>
-                <TextList texts={texts} selected={selected} onSelect={setSelected} />
-              </ArrangeProject>
-            ) : (
-              <TextList texts={texts} selected={selected} onSelect={setSelected} />
-            )}
-          </section>
-          {open && (
-            <Editor
-              key={`${open.kind}:${open.developerId}`}
-              text={open}
-              data={data}
-              canEdit={canEdit}
-              onSaved={load}
-              onClose={() => setSelected(null)}
-              onOpen={(where, developerId) => {
-                setSource(where);
-                setSelected(developerId);
-              }}
-            />
-          )}
+      {data.error && (
+        <div role="alert" className="error">
+          The workspace could not be read: {data.error}{' '}
+          <button type="button" onClick={data.reload}>
+            Try again
+          </button>
         </div>
       )}
-      {page === 'history' && <HistoryList />}
-      {page === 'import' && <ImportPage data={data} canEdit={canEdit} />}
-      {page === 'export' && <ExportPage data={data} />}
-      {page === 'settings' && <Settings session={session} data={data} />}
+      <ErrorBoundary key={page} what="This page">
+        {page === 'texts' && (
+          <div className="columns">
+            <aside className="sidebar" aria-label="Projects and library">
+              <h2>Projects</h2>
+              <ul>
+                {data.projects.map((p) => (
+                  <li key={p.id}>
+                    <button
+                      type="button"
+                      aria-current={source?.kind === 'project' && source.id === p.id ? 'true' : undefined}
+                      onClick={() => {
+                        setSource({ kind: 'project', id: p.id });
+                        setSelected(null);
+                      }}
+                    >
+                      {p.name}
+                    </button>
+                  </li>
+                ))}
+              </ul>
+              <h2>Component library</h2>
+              <FolderTree
+                folders={data.folders}
+                parent={null}
+                current={source?.kind === 'folder' ? source.id : undefined}
+                onPick={(id) => {
+                  setSource({ kind: 'folder', id });
+                  setSelected(null);
+                }}
+              />
+            </aside>
+            <section className="list" aria-label="Texts">
+              {listError && (
+                <p role="alert" className="error">
+                  {listError}
+                </p>
+              )}
+              {source?.kind === 'project' ? (
+                <ArrangeProject key={source.id} projectId={source.id} texts={texts} canEdit={canEdit} onChanged={load}>
+                  <TextList texts={texts} selected={selected} onSelect={setSelected} />
+                </ArrangeProject>
+              ) : (
+                <TextList texts={texts} selected={selected} onSelect={setSelected} />
+              )}
+            </section>
+            {open && (
+              <ErrorBoundary key={`${open.kind}:${open.developerId}`} what="This text">
+                <Editor
+                  text={open}
+                  data={data}
+                  canEdit={canEdit}
+                  onSaved={load}
+                  onClose={() => setSelected(null)}
+                  onOpen={(where, developerId) => {
+                    setSource(where);
+                    setSelected(developerId);
+                  }}
+                />
+              </ErrorBoundary>
+            )}
+          </div>
+        )}
+        {page === 'history' && <HistoryList />}
+        {page === 'import' && <ImportPage data={data} canEdit={canEdit} />}
+        {page === 'export' && <ExportPage data={data} />}
+        {page === 'settings' && <Settings session={session} data={data} />}
+      </ErrorBoundary>
     </div>
   );
 }

@@ -8,13 +8,16 @@ export interface WorkspaceData {
   variables: { id: string; name: string; type: string; data: unknown }[];
   statuses: { id: string; name: string }[];
   users: { email: string; name: string; role: string }[];
+  /** Why the last read failed, until a read succeeds. */
+  error: string | null;
   reload: () => void;
 }
 
 /** What every page needs of the workspace, read once and again on `reload`. */
 export function useWorkspaceData(): WorkspaceData {
   const [round, setRound] = useState(0);
-  const [data, setData] = useState<Omit<WorkspaceData, 'reload'>>({
+  const [error, setError] = useState<string | null>(null);
+  const [data, setData] = useState<Omit<WorkspaceData, 'reload' | 'error'>>({
     projects: [],
     folders: [],
     variants: [],
@@ -31,9 +34,12 @@ export function useWorkspaceData(): WorkspaceData {
       api.get<WorkspaceData['variables']>('variables'),
       api.get<WorkspaceData['statuses']>('statuses'),
       api.get<WorkspaceData['users']>('users'),
-    ]).then(([projects, folders, variants, variables, statuses, users]) =>
-      setData({ projects, folders, variants, variables, statuses, users }),
-    );
+    ])
+      .then(([projects, folders, variants, variables, statuses, users]) => {
+        setData({ projects, folders, variants, variables, statuses, users });
+        setError(null);
+      })
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [round]);
-  return { ...data, reload: () => setRound((r) => r + 1) };
+  return { ...data, error, reload: () => setRound((r) => r + 1) };
 }
