@@ -392,4 +392,60 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/^json_i18next file, .*not valid JSON/);
     expect(await result.count()).toBe(0);
   });
+  it('a page that fails to render shows the error and a way to try again, never a blank page', async () => {
+    const nav = admin.getByRole('navigation', { name: 'Pages' });
+    await nav.getByRole('button', { name: 'Texts' }).click();
+    // A history answer the page cannot draw (a change without its fields).
+    await admin.route('**/v2/history?limit=50', (route) =>
+      route.fulfill({
+        contentType: 'application/json',
+        body: JSON.stringify({ changes: [{ id: '1', at: new Date().toISOString(), fields: null }] }),
+      }),
+    );
+    await nav.getByRole('button', { name: 'History' }).click();
+    const problem = admin.getByRole('alert').filter({ hasText: 'This page could not be shown' });
+    await problem.waitFor();
+    expect(await problem.textContent()).toMatch(/could not be shown.*(null|undefined)/);
+    // The rest of the app still works around it: the navigation is there.
+    expect(await nav.getByRole('button', { name: 'Export' }).isVisible()).toBe(true);
+    await checkAccessibility(admin, '12-page-error');
+
+    await admin.unroute('**/v2/history?limit=50');
+    await problem.getByRole('button', { name: 'Try again' }).click();
+    await admin.getByRole('region', { name: 'Recent changes' }).waitFor();
+    expect(await problem.count()).toBe(0);
+  });
+
+  it('the keyboard focus is visible on every page', async () => {
+    const nav = admin.getByRole('navigation', { name: 'Pages' });
+    /** Tabs through the first elements of the page; answers those that showed no outline. */
+    const unseen = async (): Promise<string[]> => {
+      const missing: string[] = [];
+      for (let step = 0; step < 12; step += 1) {
+        await admin.keyboard.press('Tab');
+        const hidden = await admin.evaluate((): string | null => {
+          // Runs in the page.
+          const el = (globalThis as any).document.activeElement;
+          if (!el || el.tagName === 'BODY') return null;
+          const style = (globalThis as any).getComputedStyle(el);
+          const outlined = style.outlineStyle !== 'none' && Number.parseFloat(style.outlineWidth) > 0;
+          if (outlined || style.boxShadow !== 'none') return null;
+          return `${el.tagName.toLowerCase()} "${String(el.getAttribute('aria-label') ?? el.textContent).slice(0, 40)}"`;
+        });
+        if (hidden) missing.push(hidden);
+      }
+      return missing;
+    };
+    for (const name of ['Texts', 'History', 'Import', 'Export', 'Settings']) {
+      await nav.getByRole('button', { name }).click();
+      expect(await unseen(), name).toEqual([]);
+    }
+    // The editor: its text box (which draws no outline of its own), toolbar and fields.
+    await nav.getByRole('button', { name: 'Texts' }).click();
+    await admin.getByRole('option', { name: /Your cart/ }).click();
+    await editor(admin).click();
+    const outline = await editor(admin).evaluate((el) => (globalThis as any).getComputedStyle(el).outlineStyle);
+    expect(outline).not.toBe('none');
+    expect(await unseen(), 'editor').toEqual([]);
+  });
 });
