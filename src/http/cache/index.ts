@@ -238,7 +238,8 @@ type Done = (error: Error | null, payload?: unknown) => void;
 /** Any other response (writes, errors, the OpenAPI document) is compressed as it goes out. */
 function compressAsSent(request: FastifyRequest, reply: FastifyReply, payload: unknown, done: Done): void {
   if (reply.hasHeader('content-encoding') || !isBytes(payload) || Buffer.byteLength(payload) < COMPRESSION_THRESHOLD) {
-    return done(null, payload);
+    done(null, payload);
+    return;
   }
   const encoding = negotiateEncoding(request.headers['accept-encoding']);
   const compressed = encoding ? compress(payload, encoding) : null;
