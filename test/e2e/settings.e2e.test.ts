@@ -175,8 +175,11 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     expect(await confirm.count()).toBe(0);
     expect(await api('GET', 'variants')).toHaveLength(1);
     await variants.getByRole('button', { name: 'Delete Deutsch' }).click();
-    await confirm.getByRole('button', { name: 'Yes, delete Deutsch' }).click();
+    await confirm.getByRole('button', { name: 'Yes, delete Deutsch' }).focus();
+    await admin.keyboard.press('Enter');
     await variants.getByText('No variants yet.').waitFor();
+    // The row went with its buttons; the keyboard stays in the section.
+    await expect.poll(() => admin.evaluate(() => (globalThis as any).document.activeElement?.id)).toBe('variants');
     expect(await api('GET', 'variants')).toEqual([]);
   });
 

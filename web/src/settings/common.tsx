@@ -56,8 +56,16 @@ export function ConfirmDelete({
 }) {
   const [asking, setAsking] = useState(false);
   const cancel = useRef<HTMLButtonElement>(null);
+  const group = useRef<HTMLSpanElement>(null);
+  // Where focus goes once a delete is done: the confirmation (and soon the row) is gone, and the
+  // focus with it, so the keyboard stays in the section.
+  const after = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (asking) cancel.current?.focus();
+    else if (after.current && (!document.activeElement || document.activeElement === document.body)) {
+      after.current.focus();
+      after.current = null;
+    }
   }, [asking]);
   if (!asking)
     return (
@@ -68,7 +76,7 @@ export function ConfirmDelete({
     );
   return (
     // biome-ignore lint/a11y/useSemanticElements: a group of controls, not a form field set
-    <span role="group" aria-label={`Confirm: ${verb.toLowerCase()} ${what}`} className="confirm">
+    <span ref={group} role="group" aria-label={`Confirm: ${verb.toLowerCase()} ${what}`} className="confirm">
       <span>
         {verb} {what} for good?
       </span>
@@ -77,7 +85,10 @@ export function ConfirmDelete({
         type="button"
         className="danger"
         onClick={async () => {
-          if (await onConfirm()) setAsking(false);
+          const section = group.current?.closest<HTMLElement>('.settings-section') ?? null;
+          if (!(await onConfirm())) return;
+          after.current = section;
+          setAsking(false);
         }}
       >
         Yes, {verb.toLowerCase()} {what}
@@ -92,7 +103,8 @@ export function ConfirmDelete({
 /** A section of the settings page: its heading names it for screen readers and the page's index. */
 export function SettingsSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
-    <section id={id} aria-labelledby={`${id}-heading`} className="settings-section">
+    // tabIndex -1: the page's index links and a finished delete move focus here.
+    <section id={id} aria-labelledby={`${id}-heading`} className="settings-section" tabIndex={-1}>
       <h2 id={`${id}-heading`}>{title}</h2>
       {children}
     </section>
