@@ -3,7 +3,8 @@
  * variants, created through POST /v2/components in batches of 1,000 (target: median under 1 s on
  * SQLite, under 2 s on PostgreSQL). Then GET /v2/components?filter={"variants":[{"id":"all"}]}
  * under 10 connections against a bare Fastify route serving the same bytes, in the same run
- * (target ratio >= 0.25), with the server's peak RSS during the GET run.
+ * (target ratio >= 0.25), with the server's peak RSS during the GET run. `BENCH_SKIP_LOAD=1`: the
+ * POSTs and the cold GET only.
  * `npm run build && npm run bench:components` (BENCH_DATABASE_URL=postgres://... for PostgreSQL).
  */
 import { spawn } from 'node:child_process';
@@ -75,6 +76,16 @@ const cold = performance.now() - coldStarted;
 const records = (JSON.parse(body) as unknown[]).length;
 const bodyFile = join(tmpdir(), `copydesk-bench-components-${process.pid}.json`);
 writeFileSync(bodyFile, body);
+
+/** `BENCH_SKIP_LOAD=1`: the writes and the cold GET only. */
+if (process.env.BENCH_SKIP_LOAD === '1') {
+  console.log(
+    `database: ${database}; POST /v2/components, ${BATCH} per request: median ${median.toFixed(0)} ms, server CPU ${middle(postCpu)} ms; GET all variants, cold: ${cold.toFixed(0)} ms`,
+  );
+  await stop(server);
+  unlinkSync(bodyFile);
+  process.exit(0);
+}
 
 const barePort = await freePort();
 const bare = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-server.ts', String(barePort), `@${bodyFile}`], {
