@@ -117,29 +117,10 @@ export function createServices(
   const projects = createProjectsService({ db, writes, textCascades, deleteBlocksOf: blocks.deleteBlocksOf });
   // The one reader of components and text items, with the one cache of what it read.
   const texts = createTextsReader({ db, statuses, accounts, variants, variables, folders, projects, blocks });
-  const components = createComponentsService({
-    db,
-    writes,
-    reader: texts,
-    texts: textCascades,
-    statuses,
-    accounts,
-    variants,
-    variables,
-    folders,
-  });
-  const textItems = createTextItemsService({
-    db,
-    writes,
-    reader: texts,
-    texts: textCascades,
-    statuses,
-    accounts,
-    variants,
-    variables,
-    projects,
-    blocks,
-  });
+  // Components and text items write texts alike; each adds the containers it places them in.
+  const textsServiceDeps = { db, writes, reader: texts, texts: textCascades, statuses, accounts, variants, variables };
+  const components = createComponentsService({ ...textsServiceDeps, folders });
+  const textItems = createTextItemsService({ ...textsServiceDeps, projects, blocks });
   const search = createSearchService({
     db,
     folderDeveloperIds: folders.folderDeveloperIds,

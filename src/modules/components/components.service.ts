@@ -1,39 +1,36 @@
-import type { Kysely, Transaction } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect.js';
+import type { Transaction } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
-import { conflict } from '../../http/errors.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
-import type { Change, PlannedWrite, WritePath, WriteScope } from '../changes/index.js';
+import type { Change, PlannedWrite, WriteScope } from '../changes/index.js';
 import type { FoldersService } from '../folders/folders.service.js';
-import type { StatusesService } from '../statuses/statuses.service.js';
 import {
-  applyUpdatePlans,
   assertDistinctCreateIds,
   assertIfMatch,
   createTexts,
   deleteTexts,
   detachInstances,
-  existingDeveloperIds,
   type FilterKey,
   type IfMatch,
+  importTexts,
+  insertingTexts,
   loadExistingTexts,
   loadTextsByDeveloperIds,
   loadWriteContext,
-  PLURAL_FORMS,
+  namesOfNewTexts,
   parseFilter,
-  type TextCascades,
-  type TextsReader,
+  plannedCreate,
+  plannedUpdates,
+  requireTexts,
+  type TextsImport,
+  type TextsServiceDeps,
+  takenPluralIds,
   targetVariant,
   textChanges,
-  updatedEntity,
   variantNotFoundMessage,
   wantedIds,
 } from '../texts/index.js';
-import type { VariablesService } from '../variables/variables.service.js';
-import type { VariantsService } from '../variants/variants.service.js';
 import { newComponent, planCreate } from './components.create.js';
 import { publishTextItem } from './components.publish.js';
 import type {
@@ -54,15 +51,7 @@ export interface ListQuery {
   withEtag?: boolean;
 }
 
-export interface ComponentsDeps {
-  db: Kysely<Database>;
-  writes: WritePath;
-  reader: Pick<TextsReader, 'records'>;
-  texts: Pick<TextCascades, 'lookupsFor'>;
-  statuses: Pick<StatusesService, 'keys'>;
-  accounts: Pick<AccountsService, 'userIdsByEmail' | 'supSubEnabled'>;
-  variants: Pick<VariantsService, 'resolveVariants' | 'ensureVariant'>;
-  variables: Pick<VariablesService, 'resolveVariables'>;
+export interface ComponentsDeps extends TextsServiceDeps {
   folders: Pick<FoldersService, 'loadFolderTree'>;
 }
 
@@ -86,20 +75,13 @@ export function createComponentsService(deps: ComponentsDeps) {
   ): Promise<PlannedWrite<string[]>> {
     const components = input.components;
     assertDistinctCreateIds(components, 'components');
-    const names = {
-      variants: components.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
-      variables: components.flatMap((c) => c.variables ?? []),
-    };
+    const names = namesOfNewTexts(components);
     const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
     const tree = await deps.folders.loadFolderTree(trx, workspaceId);
     const existing = await loadExistingTexts(trx, workspaceId, 'component', wantedIds(components));
     const plan = planCreate(components, context, tree, existing);
     const created = await createTexts(trx, workspaceId, plan.map(newComponent), now());
-    const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);
-    return {
-      changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
-      result: plan.map((p) => p.developerId),
-    };
+    return plannedCreate(created, await deps.texts.lookupsFor(trx, workspaceId, created));
   }
 
   async function create(scope: WriteScope, input: CreateComponentsInput): Promise<string[]> {
@@ -107,13 +89,10 @@ export function createComponentsService(deps: ComponentsDeps) {
     if (input.components.length === 0) return [];
     // Outside the transaction: the accounts service reads on its own connection.
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
-    try {
-      return await writes.write(scope, (trx) => createIn(trx, workspaceId, input, userIds));
-    } catch (error) {
-      // Writers to one workspace queue on its row, so this is only a safety net.
-      if (isUniqueViolation(error)) throw conflict('Component already exists in workspace');
-      throw error;
-    }
+    return insertingTexts(
+      () => writes.write(scope, (trx) => createIn(trx, workspaceId, input, userIds)),
+      'Component already exists in workspace',
+    );
   }
 
   /** The updates of a PATCH (or an import) inside the caller's transaction: all checked, then the plan to apply. */
@@ -130,8 +109,7 @@ export function createComponentsService(deps: ComponentsDeps) {
     const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
     const movesToFolder = input.updates.some((u) => u.folderId != null && u.folderId !== ROOT);
     const tree = movesToFolder ? await deps.folders.loadFolderTree(trx, workspaceId) : null;
-    const pluralIds = ids.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
-    const existing = await existingDeveloperIds(trx, workspaceId, 'component', pluralIds);
+    const existing = await takenPluralIds(trx, workspaceId, 'component', ids);
     const plans = planUpdates(
       input.updates,
       new Map(entities.map((e) => [e.developerId, e])),
@@ -142,11 +120,7 @@ export function createComponentsService(deps: ComponentsDeps) {
     );
 
     const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);
-    const changes = [
-      ...(created ? [created] : []),
-      ...plans.flatMap((plan) => textChanges(plan.entity, updatedEntity(plan), lookups)),
-    ];
-    return { changes, apply: (trx) => applyUpdatePlans(trx, workspaceId, plans, variant), result: undefined };
+    return plannedUpdates(workspaceId, plans, variant, created, lookups);
   }
 
   /** `ifMatch`: the ETags the client read (`If-Match`); a component changed since is a 412. */
@@ -159,30 +133,19 @@ export function createComponentsService(deps: ComponentsDeps) {
     });
   }
 
-  /**
-   * The writes of a file import, inside the import's one transaction: a create, then one PATCH
-   * per variant, each checked whole by the routes' own rules. No batch limit: that is the HTTP
-   * routes' bound on one request, and an import is as large as its file.
-   */
+  /** An import's writes of components, by the routes' own rules but with no batch limit (see `importTexts`). */
   async function importIn(
     trx: Transaction<Database>,
     workspaceId: number,
     userIds: ReadonlyMap<string, number>,
     input: ComponentsImport,
   ): Promise<Change[]> {
-    const changes: Change[] = [];
-    const richText = input.richText === 'html' ? { richText: 'html' as const } : {};
-    if (input.create.length > 0) {
-      changes.push(...(await createIn(trx, workspaceId, { components: input.create, ...richText }, userIds)).changes);
-    }
-    for (const batch of input.updates) {
-      if (batch.updates.length === 0) continue;
-      const variant = batch.variantId === undefined ? {} : { variantId: batch.variantId };
-      const planned = await updatesIn(trx, workspaceId, { updates: batch.updates, ...variant, ...richText }, userIds);
-      await planned.apply?.(trx);
-      changes.push(...planned.changes);
-    }
-    return changes;
+    return importTexts(
+      trx,
+      input,
+      (components, richText) => createIn(trx, workspaceId, { components, ...richText }, userIds),
+      (updates, options) => updatesIn(trx, workspaceId, { updates, ...options }, userIds),
+    );
   }
 
   /** Deletes components, all or none; their linked instances keep the text and are detached. */
@@ -190,10 +153,7 @@ export function createComponentsService(deps: ComponentsDeps) {
     const { workspaceId } = scope;
     assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
     await writes.write(scope, async (trx) => {
-      const entities = await loadTextsByDeveloperIds(trx, workspaceId, 'component', developerIds);
-      const found = new Set(entities.map((e) => e.developerId));
-      const missing = developerIds.find((id) => !found.has(id));
-      if (missing !== undefined) throw componentNotFound(missing);
+      const entities = await requireTexts(trx, workspaceId, 'component', developerIds, componentNotFound);
       const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);
       const detached = await detachInstances(trx, workspaceId, entities);
       const instanceLookups = await deps.texts.lookupsFor(
@@ -216,21 +176,20 @@ export function createComponentsService(deps: ComponentsDeps) {
 
   /** POST /components/publish: a text item becomes the first linked instance of a new component. */
   async function publish(scope: WriteScope, input: PublishInput): Promise<string> {
-    try {
-      return await writes.write(scope, async (trx) => {
-        const { developerId, changes } = await publishTextItem(
-          trx,
-          scope.workspaceId,
-          input,
-          deps.folders.loadFolderTree,
-          deps.texts.lookupsFor,
-        );
-        return { changes, result: developerId };
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict('Component already exists in workspace');
-      throw error;
-    }
+    return insertingTexts(
+      () =>
+        writes.write(scope, async (trx) => {
+          const { developerId, changes } = await publishTextItem(
+            trx,
+            scope.workspaceId,
+            input,
+            deps.folders.loadFolderTree,
+            deps.texts.lookupsFor,
+          );
+          return { changes, result: developerId };
+        }),
+      'Component already exists in workspace',
+    );
   }
 
   /** GET /components: the records of the texts core's reader, as the bytes of a JSON array. */
@@ -246,8 +205,4 @@ export function createComponentsService(deps: ComponentsDeps) {
 export type ComponentsService = ReturnType<typeof createComponentsService>;
 
 /** What an import writes into the library: new components, and updates of the base text or of a variant. */
-export interface ComponentsImport {
-  richText?: 'html';
-  create: NewComponentInput[];
-  updates: Array<{ variantId?: string; updates: ComponentUpdateInput[] }>;
-}
+export type ComponentsImport = TextsImport<NewComponentInput, ComponentUpdateInput>;

@@ -1,45 +1,43 @@
-import type { Kysely, Transaction } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect.js';
+import type { Transaction } from 'kysely';
 import type { Database, Executor, VariantRow } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
-import { badRequest, conflict } from '../../http/errors.js';
+import { badRequest } from '../../http/errors.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
 import type { BlocksService } from '../blocks/blocks.service.js';
-import type { Change, PlannedWrite, WritePath, WriteScope } from '../changes/index.js';
+import type { Change, PlannedWrite, WriteScope } from '../changes/index.js';
 import { baseNotFound, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
-import type { StatusesService } from '../statuses/statuses.service.js';
 import {
-  applyUpdatePlans,
   assertDistinctCreateIds,
   assertIfMatch,
   createTexts,
   deleteTexts,
   derivedItems,
   detachTextItems,
-  existingDeveloperIds,
   type FilterKey,
   type IfMatch,
+  importTexts,
+  insertingTexts,
   itemsOfContainer,
   loadExistingTexts,
   loadTextsByDeveloperIds,
   loadWriteContext,
-  PLURAL_FORMS,
+  namesOfNewTexts,
   parseFilter,
+  plannedCreate,
+  plannedUpdates,
+  requireTexts,
   showInstances,
-  type TextCascades,
-  type TextsReader,
+  type TextsImport,
+  type TextsServiceDeps,
+  takenPluralIds,
   targetVariant,
   textChanges,
   type UpdatePlan,
-  updatedEntity,
   updateTextFields,
   variantNotFoundMessage,
   type WriteContext,
   wantedIds,
 } from '../texts/index.js';
-import type { VariablesService } from '../variables/variables.service.js';
-import type { VariantsService } from '../variants/variants.service.js';
 import { type CreateTarget, newTextItem, planCreate } from './text-items.create.js';
 import { type InstanceRef, listInstances, placeInstance } from './text-items.instances.js';
 import type {
@@ -63,15 +61,7 @@ const FILTER_KEYS: readonly FilterKey[] = [
   'integrated',
 ];
 
-export interface TextItemsDeps {
-  db: Kysely<Database>;
-  writes: WritePath;
-  reader: Pick<TextsReader, 'records'>;
-  texts: Pick<TextCascades, 'lookupsFor'>;
-  statuses: Pick<StatusesService, 'keys'>;
-  accounts: Pick<AccountsService, 'userIdsByEmail' | 'supSubEnabled'>;
-  variants: Pick<VariantsService, 'resolveVariants' | 'ensureVariant'>;
-  variables: Pick<VariablesService, 'resolveVariables'>;
+export interface TextItemsDeps extends TextsServiceDeps {
   projects: Pick<ProjectsService, 'listProjectRefs' | 'resolveProjects' | 'resolveBases'>;
   blocks: Pick<BlocksService, 'loadBlocks' | 'resolveBlocks' | 'nextItemPosition'>;
 }
@@ -117,21 +107,14 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const items = input.textItems;
     assertDistinctCreateIds(items, 'textItems');
     const target = await createTarget(trx, workspaceId, input);
-    const names = {
-      variants: items.flatMap((c) => (c.variants ?? []).map((v) => v.variantId)),
-      variables: items.flatMap((c) => c.variables ?? []),
-    };
+    const names = namesOfNewTexts(items);
     const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
     const existing = await loadExistingTexts(trx, workspaceId, 'text_item', wantedIds(items));
     const plan = planCreate(items, context, target, existing);
     const position = await deps.blocks.nextItemPosition(trx, workspaceId, target.container.id);
     const planned = plan.map((p, i) => newTextItem(target.container.id, p, position + i));
     const created = await createTexts(trx, workspaceId, planned, now());
-    const lookups = await deps.texts.lookupsFor(trx, workspaceId, created);
-    return {
-      changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
-      result: plan.map((p) => p.developerId),
-    };
+    return plannedCreate(created, await deps.texts.lookupsFor(trx, workspaceId, created));
   }
 
   async function create(scope: WriteScope, input: CreateTextItemsInput): Promise<string[]> {
@@ -143,13 +126,10 @@ export function createTextItemsService(deps: TextItemsDeps) {
     }
     // Outside the transaction: the accounts service reads on its own connection.
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
-    try {
-      return await writes.write(scope, (trx) => createIn(trx, workspaceId, input, userIds));
-    } catch (error) {
-      // Writers to one workspace queue on its row, so this is only a safety net.
-      if (isUniqueViolation(error)) throw conflict('Text item already exists in workspace');
-      throw error;
-    }
+    return insertingTexts(
+      () => writes.write(scope, (trx) => createIn(trx, workspaceId, input, userIds)),
+      'Text item already exists in workspace',
+    );
   }
 
   /** PATCH and the translated PUT: one transaction, every update checked before the first write. */
@@ -190,8 +170,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const projectIds = [...new Set(entities.map(({ entity }) => entity.projectId))];
     const blocks = await deps.blocks.loadBlocks(trx, workspaceId, projectIds);
     const byKey = new Map([...blocks.values()].map((b) => [`${b.projectId}:${b.developerId}`, b]));
-    const pluralIds = developerIds.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
-    const existing = await existingDeveloperIds(trx, workspaceId, 'text_item', pluralIds);
+    const existing = await takenPluralIds(trx, workspaceId, 'text_item', developerIds);
     const positions = new Map<number, number>();
     if (moves) {
       for (const projectId of projectIds) {
@@ -216,47 +195,33 @@ export function createTextItemsService(deps: TextItemsDeps) {
       workspaceId,
       entities.map(({ entity }) => entity),
     );
-    const changes = [
-      ...(created ? [created] : []),
-      ...plans.flatMap((p) => textChanges(p.entity, updatedEntity(p), lookups)),
-    ];
-    return { changes, apply: (trx) => applyUpdatePlans(trx, workspaceId, plans, variant), result: undefined };
+    return plannedUpdates(workspaceId, plans, variant, created, lookups);
   }
 
-  /**
-   * The writes of a file import, inside the import's one transaction: a create, then one PATCH
-   * per variant, each checked whole by the routes' own rules. No batch limit: that is the HTTP
-   * routes' bound on one request, and an import is as large as its file.
-   */
+  /** An import's writes of text items, by the routes' own rules but with no batch limit (see `importTexts`). */
   async function importIn(
     trx: Transaction<Database>,
     workspaceId: number,
     userIds: ReadonlyMap<string, number>,
     input: TextItemsImport,
   ): Promise<Change[]> {
-    const changes: Change[] = [];
-    const richText = input.richText === 'html' ? { richText: 'html' as const } : {};
-    if (input.create.length > 0) {
-      const create = { projectId: input.projectId, textItems: input.create, ...richText };
-      changes.push(...(await createIn(trx, workspaceId, create, userIds)).changes);
-    }
-    for (const batch of input.updates) {
-      if (batch.updates.length === 0) continue;
-      const options = { ...(batch.variantId === undefined ? {} : { variantId: batch.variantId }), ...richText };
-      const planned = await updatesIn(
-        trx,
-        workspaceId,
-        options,
-        batch.updates.map((u) => u.developerId),
-        batch.updates.flatMap((u) => u.variables ?? []),
-        false,
-        (variant, context, targets) => planTextItemUpdates(batch.updates, variant, context, targets),
-        userIds,
-      );
-      await planned.apply?.(trx);
-      changes.push(...planned.changes);
-    }
-    return changes;
+    return importTexts(
+      trx,
+      input,
+      (textItems, richText) =>
+        createIn(trx, workspaceId, { projectId: input.projectId, textItems, ...richText }, userIds),
+      (updates, options) =>
+        updatesIn(
+          trx,
+          workspaceId,
+          options,
+          updates.map((u) => u.developerId),
+          updates.flatMap((u) => u.variables ?? []),
+          false,
+          (variant, context, targets) => planTextItemUpdates(updates, variant, context, targets),
+          userIds,
+        ),
+    );
   }
 
   /** `ifMatch`: the ETags the client read (`If-Match`); an item changed since is a 412. */
@@ -290,10 +255,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const { workspaceId } = scope;
     assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
     await writes.write(scope, async (trx) => {
-      const entities = await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
-      const found = new Set(entities.map((e) => e.developerId));
-      const missing = developerIds.find((id) => !found.has(id));
-      if (missing !== undefined) throw textItemNotFound(missing);
+      const entities = await requireTexts(trx, workspaceId, 'text_item', developerIds, textItemNotFound);
       const ids = entities.map((e) => e.id);
       const derived = await derivedItems(trx, workspaceId, ids);
       const lookups = await deps.texts.lookupsFor(trx, workspaceId, [...entities, ...derived]);
@@ -375,9 +337,6 @@ export function createTextItemsService(deps: TextItemsDeps) {
 export type TextItemsService = ReturnType<typeof createTextItemsService>;
 
 /** What an import writes into a project: new items, and updates of the base text or of a variant. */
-export interface TextItemsImport {
+export interface TextItemsImport extends TextsImport<NewTextItemInput, TextItemUpdateInput> {
   projectId: string;
-  richText?: 'html';
-  create: NewTextItemInput[];
-  updates: Array<{ variantId?: string; updates: TextItemUpdateInput[] }>;
 }

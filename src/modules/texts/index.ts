@@ -61,3 +61,5 @@ export {
   type UpdatePlan,
   updatedEntity,
 } from './update.js';
+// Steps both services' writes take (what differs is the kind and its containers).
+export * from './write-steps.js';

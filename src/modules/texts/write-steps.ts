@@ -1,0 +1,133 @@
+import type { Kysely, Transaction } from 'kysely';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { Database, Executor, VariantRow } from '../../db/schema.js';
+import { conflict } from '../../http/errors.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
+import type { Change, PlannedWrite, WritePath } from '../changes/index.js';
+import type { VariantsService } from '../variants/variants.service.js';
+import type { WriteContextDeps } from './context.js';
+import { PLURAL_FORMS } from './plurals.js';
+import type { TextCascades } from './texts.cascades.js';
+import type { FieldLookups } from './texts.fields.js';
+import { textChanges } from './texts.fields.js';
+import { existingDeveloperIds, loadTextsByDeveloperIds } from './texts.repository.js';
+import type { TextEntity, TextKind, TextOfKind, TextsReader } from './texts.types.js';
+import { applyUpdatePlans, type UpdatePlan, updatedEntity } from './update.js';
+
+/*
+ * The steps the components and the text items services take alike in their writes, so that each
+ * service says only what differs between the two kinds.
+ */
+
+/** What the components and the text items services both need, besides their own containers. */
+export interface TextsServiceDeps extends WriteContextDeps {
+  db: Kysely<Database>;
+  writes: WritePath;
+  reader: Pick<TextsReader, 'records'>;
+  texts: Pick<TextCascades, 'lookupsFor'>;
+  accounts: Pick<AccountsService, 'userIdsByEmail' | 'supSubEnabled'>;
+  variants: Pick<VariantsService, 'resolveVariants' | 'ensureVariant'>;
+}
+
+/** A create as the write path takes it: the change of each new text; its result, the developer IDs. */
+export function plannedCreate(created: readonly TextEntity[], lookups: FieldLookups): PlannedWrite<string[]> {
+  return {
+    changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
+    result: created.map((entity) => entity.developerId),
+  };
+}
+
+/** The variants and variables a batch of new texts names, to resolve in one read each. */
+export function namesOfNewTexts(
+  elements: readonly { variants?: readonly { variantId: string }[]; variables?: readonly string[] }[],
+): { variants: string[]; variables: string[] } {
+  return {
+    variants: elements.flatMap((e) => (e.variants ?? []).map((v) => v.variantId)),
+    variables: elements.flatMap((e) => e.variables ?? []),
+  };
+}
+
+/** The texts of one kind a batch names, every one of them: the first missing is `notFound(id)`. */
+export async function requireTexts<K extends TextKind>(
+  trx: Executor,
+  workspaceId: number,
+  kind: K,
+  developerIds: readonly string[],
+  notFound: (developerId: string) => Error,
+): Promise<TextOfKind<K>[]> {
+  const entities = await loadTextsByDeveloperIds(trx, workspaceId, kind, developerIds);
+  const found = new Set(entities.map((e) => e.developerId));
+  const missing = developerIds.find((id) => !found.has(id));
+  if (missing !== undefined) throw notFound(missing);
+  return entities;
+}
+
+/** Which `<id>_<form>` developer IDs exist already: plural forms an update adds may not take them. */
+export function takenPluralIds(
+  trx: Executor,
+  workspaceId: number,
+  kind: TextKind,
+  developerIds: readonly string[],
+): Promise<Set<string>> {
+  const pluralIds = developerIds.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
+  return existingDeveloperIds(trx, workspaceId, kind, pluralIds);
+}
+
+/** A checked batch of updates as the write path takes it: the change of each text (after the variant created for it, if any) and how to store them. */
+export function plannedUpdates(
+  workspaceId: number,
+  plans: UpdatePlan[],
+  variant: VariantRow | null,
+  createdVariant: Change | null,
+  lookups: FieldLookups,
+): PlannedWrite<undefined> {
+  const changes = [
+    ...(createdVariant ? [createdVariant] : []),
+    ...plans.flatMap((plan) => textChanges(plan.entity, updatedEntity(plan), lookups)),
+  ];
+  return { changes, apply: (trx) => applyUpdatePlans(trx, workspaceId, plans, variant), result: undefined };
+}
+
+/**
+ * A write that inserts texts. Writers to one workspace queue on its row, so a unique violation is
+ * only a safety net: it answers 409 with `message`.
+ */
+export async function insertingTexts<T>(write: () => Promise<T>, message: string): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(message);
+    throw error;
+  }
+}
+
+/** What a file import writes of one kind: new texts, then updates of the base text or of one variant each. */
+export interface TextsImport<New, Update> {
+  richText?: 'html';
+  create: New[];
+  updates: Array<{ variantId?: string; updates: Update[] }>;
+}
+
+/**
+ * The writes of a file import inside its one transaction: the create, then one batch of updates
+ * per variant, each planned by the routes' own rules and applied before the next is planned. No
+ * batch limit: that is the HTTP routes' bound on one request, and an import is as large as its file.
+ */
+export async function importTexts<New, Update>(
+  trx: Transaction<Database>,
+  input: TextsImport<New, Update>,
+  create: (elements: New[], richText: { richText?: 'html' }) => Promise<PlannedWrite<unknown>>,
+  update: (updates: Update[], options: { variantId?: string; richText?: 'html' }) => Promise<PlannedWrite<undefined>>,
+): Promise<Change[]> {
+  const changes: Change[] = [];
+  const richText = input.richText === 'html' ? { richText: 'html' as const } : {};
+  if (input.create.length > 0) changes.push(...(await create(input.create, richText)).changes);
+  for (const batch of input.updates) {
+    if (batch.updates.length === 0) continue;
+    const variant = batch.variantId === undefined ? {} : { variantId: batch.variantId };
+    const planned = await update(batch.updates, { ...variant, ...richText });
+    await planned.apply?.(trx);
+    changes.push(...planned.changes);
+  }
+  return changes;
+}
