@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type TArray, type TObject, type TProperties, type TSchema, Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { DeveloperId, developerIdsBody, Nullable } from '../../http/schemas.js';
 import { MAX_PATTERN_LENGTH } from './lint/regex-guard.js';
@@ -92,25 +92,29 @@ const Located = { styleguideId: DeveloperId };
 const batch = <T extends TSchema>(element: T, limits: Limits) =>
   Type.Array(element, { minItems: 1, maxItems: limits.batchItems });
 
+/** A body holding one batch, `{ [field]: [element, ...] }`, every object closed to other fields. */
+const batchBody = <K extends string, P extends TProperties>(field: K, element: P, limits: Limits) =>
+  Type.Object({ [field]: batch(Type.Object(element, closed), limits) } as { [F in K]: TArray<TObject<P>> }, closed);
+
+/** What a rule says besides its name and place, the same in a create and an update. */
+const RuleContent = {
+  description: Type.Optional(Type.String({ maxLength: 10_000 })),
+  examples: Type.Optional(Examples),
+  check: Type.Optional(Nullable(Check)),
+};
+
 export function styleguideSchemas(limits: Limits) {
-  const CreateBody = Type.Object(
+  const CreateBody = batchBody(
+    'styleguides',
     {
-      styleguides: batch(
-        Type.Object(
-          {
-            name: Name,
-            developerId: Type.Optional(DeveloperId),
-            description: Type.Optional(Type.String({ maxLength: 10_000 })),
-            enabledByDefault: Type.Optional(Type.Boolean()),
-            variantId: Type.Optional(VariantScope),
-            sections: Type.Optional(Sections),
-          },
-          closed,
-        ),
-        limits,
-      ),
+      name: Name,
+      developerId: Type.Optional(DeveloperId),
+      description: Type.Optional(Type.String({ maxLength: 10_000 })),
+      enabledByDefault: Type.Optional(Type.Boolean()),
+      variantId: Type.Optional(VariantScope),
+      sections: Type.Optional(Sections),
     },
-    closed,
+    limits,
   );
 
   const UpdateBody = Type.Object(
@@ -125,88 +129,50 @@ export function styleguideSchemas(limits: Limits) {
     closed,
   );
 
-  const CreateRulesBody = Type.Object(
-    {
-      rules: batch(
-        Type.Object(
-          {
-            ...Located,
-            sectionId: DeveloperId,
-            developerId: Type.Optional(DeveloperId),
-            name: Name,
-            description: Type.Optional(Type.String({ maxLength: 10_000 })),
-            examples: Type.Optional(Examples),
-            check: Type.Optional(Nullable(Check)),
-          },
-          closed,
-        ),
-        limits,
-      ),
-    },
-    closed,
+  const CreateRulesBody = batchBody(
+    'rules',
+    { ...Located, sectionId: DeveloperId, developerId: Type.Optional(DeveloperId), name: Name, ...RuleContent },
+    limits,
   );
 
-  const UpdateRulesBody = Type.Object(
+  const UpdateRulesBody = batchBody(
+    'updates',
     {
-      updates: batch(
-        Type.Object(
-          {
-            ...Located,
-            developerId: DeveloperId,
-            sectionId: Type.Optional(DeveloperId),
-            name: Type.Optional(Name),
-            description: Type.Optional(Type.String({ maxLength: 10_000 })),
-            examples: Type.Optional(Examples),
-            check: Type.Optional(Nullable(Check)),
-          },
-          closed,
-        ),
-        limits,
-      ),
+      ...Located,
+      developerId: DeveloperId,
+      sectionId: Type.Optional(DeveloperId),
+      name: Type.Optional(Name),
+      ...RuleContent,
     },
-    closed,
+    limits,
   );
 
-  const CreateTermsBody = Type.Object(
+  const CreateTermsBody = batchBody(
+    'terms',
     {
-      terms: batch(
-        Type.Object(
-          {
-            ...Located,
-            sectionId: DeveloperId,
-            developerId: Type.Optional(DeveloperId),
-            preferred: Term,
-            replaces: Type.Optional(Replaces),
-            caseSensitive: Type.Optional(Type.Boolean({ description: 'Default false' })),
-            note: Type.Optional(Note),
-          },
-          closed,
-        ),
-        limits,
-      ),
+      ...Located,
+      sectionId: DeveloperId,
+      developerId: Type.Optional(DeveloperId),
+      preferred: Term,
+      replaces: Type.Optional(Replaces),
+      caseSensitive: Type.Optional(Type.Boolean({ description: 'Default false' })),
+      note: Type.Optional(Note),
     },
-    closed,
+    limits,
   );
 
-  const UpdateTermsBody = Type.Object(
+  const UpdateTermsBody = batchBody(
+    'updates',
     {
-      updates: batch(
-        Type.Object(
-          {
-            ...Located,
-            developerId: DeveloperId,
-            sectionId: Type.Optional(DeveloperId),
-            preferred: Type.Optional(Term),
-            replaces: Type.Optional(Replaces),
-            caseSensitive: Type.Optional(Type.Boolean()),
-            note: Type.Optional(Note),
-          },
-          closed,
-        ),
-        limits,
-      ),
+      ...Located,
+      developerId: DeveloperId,
+      sectionId: Type.Optional(DeveloperId),
+      preferred: Type.Optional(Term),
+      replaces: Type.Optional(Replaces),
+      caseSensitive: Type.Optional(Type.Boolean()),
+      note: Type.Optional(Note),
     },
-    closed,
+    limits,
   );
 
   // Entry developer IDs are unique within their guide only, so a DELETE names the guide too.
