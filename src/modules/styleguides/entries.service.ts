@@ -82,6 +82,39 @@ export function createEntriesService(deps: { write: GuideWriter }) {
   const sectionChange = (state: GuideState, sectionId: string | undefined, noun: EntryNoun, field: string) =>
     sectionId === undefined ? {} : { section_id: sectionReference(state, sectionId, noun, field).id };
 
+  /**
+   * A PATCH of rules or terms: every element names an entry of its guide and may move it to another
+   * section; all are resolved and checked before the first is stored.
+   */
+  function updateEntries<U extends EntryRef & { sectionId?: string }, C extends object>(
+    scope: WriteScope,
+    updates: readonly U[],
+    noun: EntryNoun,
+    columnsOf: (update: U, index: number) => C,
+    store: (trx: Parameters<GuideWork<void>>[0], id: number, columns: C) => Promise<void>,
+  ): Promise<void> {
+    return write(scope, async (trx, guides) => {
+      const found = targets(guides, updates, noun, 'updates');
+      const changes = found.map(({ state }, i) => {
+        const update = updates[i] as U;
+        return { ...sectionChange(state, update.sectionId, noun, `updates[${i}].sectionId`), ...columnsOf(update, i) };
+      });
+      for (const [i, { row }] of found.entries()) await store(trx, row.id, changes[i] as C);
+    });
+  }
+
+  /** A DELETE of rules or terms, all or none. */
+  const removeEntries = (scope: WriteScope, refs: readonly EntryRef[], noun: EntryNoun) =>
+    write(scope, async (trx, guides) => {
+      const found = targets(guides, refs, noun, noun === 'Rule' ? 'rules' : 'terms');
+      const table = noun === 'Rule' ? 'styleguide_rules' : 'styleguide_terms';
+      await entries.deleteEntries(
+        trx,
+        table,
+        found.map((f) => f.row.id),
+      );
+    });
+
   return {
     rules: {
       async create(scope: WriteScope, inputs: readonly NewRuleInput[]): Promise<string[]> {
@@ -110,28 +143,21 @@ export function createEntriesService(deps: { write: GuideWriter }) {
         const checks = updates.map((u, i) =>
           u.check === undefined ? undefined : validCheck(u.check, `updates[${i}].check`),
         );
-        await write(scope, async (trx, guides) => {
-          const found = targets(guides, updates, 'Rule', 'updates');
-          const changes = updates.map((u, i) => ({
-            ...sectionChange((found[i] as { state: GuideState }).state, u.sectionId, 'Rule', `updates[${i}].sectionId`),
+        await updateEntries(
+          scope,
+          updates,
+          'Rule',
+          (u, i) => ({
             ...(u.name === undefined ? {} : { name: u.name }),
             ...(u.description === undefined ? {} : { description: u.description }),
             ...(u.examples === undefined ? {} : { examples: JSON.stringify(u.examples) }),
             ...(checks[i] === undefined ? {} : storedCheck(checks[i] ?? null)),
-          }));
-          for (const [i, { row }] of found.entries()) await entries.updateRule(trx, row.id, changes[i] ?? {});
-        });
+          }),
+          entries.updateRule,
+        );
       },
 
-      remove: (scope: WriteScope, refs: readonly EntryRef[]) =>
-        write(scope, async (trx, guides) => {
-          const found = targets(guides, refs, 'Rule', 'rules');
-          await entries.deleteEntries(
-            trx,
-            'styleguide_rules',
-            found.map((f) => f.row.id),
-          );
-        }),
+      remove: (scope: WriteScope, refs: readonly EntryRef[]) => removeEntries(scope, refs, 'Rule'),
     },
 
     terms: {
@@ -159,28 +185,21 @@ export function createEntriesService(deps: { write: GuideWriter }) {
 
       async update(scope: WriteScope, updates: readonly TermUpdate[]): Promise<void> {
         for (const [i, u] of updates.entries()) checkTerm(u, `updates[${i}]`);
-        await write(scope, async (trx, guides) => {
-          const found = targets(guides, updates, 'Term', 'updates');
-          const changes = updates.map((u, i) => ({
-            ...sectionChange((found[i] as { state: GuideState }).state, u.sectionId, 'Term', `updates[${i}].sectionId`),
+        await updateEntries(
+          scope,
+          updates,
+          'Term',
+          (u) => ({
             ...(u.preferred === undefined ? {} : { preferred: u.preferred }),
             ...(u.replaces === undefined ? {} : { replaces: JSON.stringify(u.replaces) }),
             ...(u.caseSensitive === undefined ? {} : { case_sensitive: u.caseSensitive ? 1 : 0 }),
             ...(u.note === undefined ? {} : { note: u.note }),
-          }));
-          for (const [i, { row }] of found.entries()) await entries.updateTerm(trx, row.id, changes[i] ?? {});
-        });
+          }),
+          entries.updateTerm,
+        );
       },
 
-      remove: (scope: WriteScope, refs: readonly EntryRef[]) =>
-        write(scope, async (trx, guides) => {
-          const found = targets(guides, refs, 'Term', 'terms');
-          await entries.deleteEntries(
-            trx,
-            'styleguide_terms',
-            found.map((f) => f.row.id),
-          );
-        }),
+      remove: (scope: WriteScope, refs: readonly EntryRef[]) => removeEntries(scope, refs, 'Term'),
     },
   };
 }
