@@ -15,7 +15,7 @@ const CONTENT_TYPES: Record<string, string> = {
 };
 
 describe('exporters registry', () => {
-  it('has an exporter for every format, answering the contract content type', () => {
+  it('has an exporter for every format, answering the content type the format documents', () => {
     expect(Object.keys(exporters).sort()).toEqual([...FORMATS].sort());
     const records = [...TRICKY_TEXTS.map((text, index) => entry(`t${index}`, text)), cart()];
     for (const format of FORMATS) {

@@ -16,8 +16,6 @@ import { compareDeveloperIds, loadSelection, type SqlSelection } from './selecti
 import { developerIdsByRowIds } from './texts.repository.js';
 import type { Component, TextEntity, TextItem, TextKind, TextQuery } from './texts.types.js';
 
-/** What each kind adds to a read: its own references (folders; projects, bases, blocks), order and fields. */
-
 /** What the reader needs from the modules that own the tables a text refers to. */
 export interface TextsReaderDeps {
   db: Kysely<Database>;
@@ -91,8 +89,9 @@ export async function readComponents(
 }
 
 /**
- * The containers a filter selects (rule 2 of GET /textItems): the listed projects and bases
- * together; neither listed means every project and no base (rule 1). Unknown ids are 400s.
+ * The containers a GET /textItems filter selects: the listed projects and bases together; neither
+ * listed means every project and no base. An unknown id, or a base listed as a project (or the
+ * reverse), is a 400 that says which list it belongs in.
  */
 export function selectedContainers(filter: ParsedFilter, containers: readonly ProjectRef[]): ProjectRef[] {
   if (!filter.projects && !filter.bases) return containers.filter((c) => c.kind === 'project');
