@@ -43,57 +43,57 @@ export class Report {
 
 const BAR_WIDTH = 30;
 
-/** A one-line bar redrawn in place (`\r`), written to the terminal's stderr. */
-export function terminalProgress(write: (text: string) => void): Progress {
+/** A progress that keeps the phase, its total and how much is done, and shows them at every step. */
+function shownProgress(
+  show: (phase: string, done: number, total: number) => void,
+  around: { phase?: () => void; end?: () => void } = {},
+): Progress {
   let name = '';
   let total = 0;
   let done = 0;
+  return {
+    phase(next, count) {
+      around.phase?.();
+      name = next;
+      total = count;
+      done = 0;
+      show(name, done, total);
+    },
+    advance(count) {
+      done += count;
+      show(name, done, total);
+    },
+    end() {
+      around.end?.();
+    },
+  };
+}
+
+/** A one-line bar redrawn in place (`\r`), written to the terminal's stderr. */
+export function terminalProgress(write: (text: string) => void): Progress {
   let drawn = false;
-  const draw = () => {
+  const draw = (name: string, done: number, total: number) => {
     const share = total === 0 ? 1 : Math.min(1, done / total);
     const filled = Math.round(share * BAR_WIDTH);
     const bar = `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}`;
     write(`\r${bar} ${String(Math.round(share * 100)).padStart(3)}% ${name} ${done}/${total}\u001b[K`);
     drawn = true;
   };
-  return {
-    phase(next, count) {
-      if (drawn) write('\n');
-      name = next;
-      total = count;
-      done = 0;
-      draw();
-    },
-    advance(count) {
-      done += count;
-      draw();
-    },
-    end() {
-      if (drawn) write('\n');
+  const endLine = () => {
+    if (drawn) write('\n');
+  };
+  return shownProgress(draw, {
+    phase: endLine,
+    end: () => {
+      endLine();
       drawn = false;
     },
-  };
+  });
 }
 
 /** One JSON document per line: `{"phase":"textItems","done":1000,"total":10000}`. */
 export function jsonProgress(out: (line: string) => void): Progress {
-  let name = '';
-  let total = 0;
-  let done = 0;
-  const emit = () => out(JSON.stringify({ phase: name, done, total }));
-  return {
-    phase(next, count) {
-      name = next;
-      total = count;
-      done = 0;
-      emit();
-    },
-    advance(count) {
-      done += count;
-      emit();
-    },
-    end() {},
-  };
+  return shownProgress((phase, done, total) => out(JSON.stringify({ phase, done, total })));
 }
 
 export function describeSummary(summary: CopySummary): string {
