@@ -1,3 +1,4 @@
+import type { StyleguideRecord } from '../../modules/styleguides/styleguides.types.js';
 import type { Source } from './source.js';
 
 /** What a workspace shows through API v2, in the shapes its GETs answer. */
@@ -41,30 +42,8 @@ export interface Snapshot {
   styleguides?: Styleguide[];
 }
 
-export interface Styleguide {
-  id: string;
-  name: string;
-  description: string;
-  enabledByDefault: boolean;
-  variantId: string | null;
-  sections: { sectionId: string; kind: 'rules' | 'wordlist'; name: string }[];
-  rules: {
-    id: string;
-    sectionId: string;
-    name: string;
-    description: string;
-    examples: { before: string; after: string }[];
-    check: Record<string, unknown> | null;
-  }[];
-  terms: {
-    id: string;
-    sectionId: string;
-    preferred: string;
-    replaces: string[];
-    caseSensitive: boolean;
-    note: string;
-  }[];
-}
+/** A style guide as `GET /v2/styleguides` answers it. */
+export type Styleguide = StyleguideRecord;
 
 /** The filters that show every record: all variants, rich text alongside plain text. */
 export const ALL_VARIANTS = { variants: [{ id: 'all' }] };

@@ -1,4 +1,4 @@
-import type { GuideData, RuleCheck } from './lint/types.js';
+import type { GuideData, GuideTerm, RuleCheck } from './lint/types.js';
 import type { GuideRow, RuleRow, SectionRow, TermRow, WorkspaceGuides } from './styleguides.repository.js';
 
 /** Rows to API records and to the lint engine's input (pure). */
@@ -23,14 +23,8 @@ export interface RuleRecord {
   check: RuleCheck | null;
 }
 
-export interface TermRecord {
-  id: string;
-  sectionId: string;
-  preferred: string;
-  replaces: string[];
-  caseSensitive: boolean;
-  note: string;
-}
+/** A wordlist term is the same in the API and in the lint engine's input. */
+export type TermRecord = GuideTerm;
 
 export interface StyleguideRecord {
   id: string;
