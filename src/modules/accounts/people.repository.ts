@@ -11,15 +11,6 @@ export function findUsersByEmail(db: Executor, email: string) {
     .execute();
 }
 
-export function findUser(db: Executor, workspaceId: number, email: string) {
-  return db
-    .selectFrom('users')
-    .select(['id', 'workspace_id', 'email', 'name', 'role'])
-    .where('workspace_id', '=', workspaceId)
-    .where('email', '=', email)
-    .executeTakeFirst();
-}
-
 export function listPeople(db: Executor, workspaceId: number) {
   return db
     .selectFrom('users')

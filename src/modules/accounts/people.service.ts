@@ -1,9 +1,10 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
-import type { Database, Role } from '../../db/schema.js';
+import type { Database, Executor, Role } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { type Change, changeOf, type WritePath, type WriteScope } from '../changes/index.js';
+import { findUserByEmail } from './accounts.repository.js';
 import type { AccountsService, Principal } from './accounts.service.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import * as repo from './people.repository.js';
@@ -84,8 +85,8 @@ export function createPeopleService(deps: PeopleDeps) {
     return { token, session: { ...session, csrfToken, expiresAt } };
   }
 
-  async function findPerson(workspaceId: number, email: string) {
-    const user = await repo.findUser(db, workspaceId, email.trim().toLowerCase());
+  async function findPerson(workspaceId: number, email: string, executor: Executor = db) {
+    const user = await findUserByEmail(executor, workspaceId, email.trim().toLowerCase());
     if (!user) throw notFound(`User ${email} not found`);
     return user;
   }
@@ -200,8 +201,7 @@ export function createPeopleService(deps: PeopleDeps) {
     /** Changes a user's role or name; the workspace always keeps an admin. */
     async update(scope: WriteScope, email: string, input: { role?: Role; name?: string }) {
       return writes.write(scope, async (trx) => {
-        const user = await repo.findUser(trx, scope.workspaceId, email.trim().toLowerCase());
-        if (!user) throw notFound(`User ${email} not found`);
+        const user = await findPerson(scope.workspaceId, email, trx);
         const name = input.name?.trim();
         if (input.name !== undefined && !name) throw badRequest('name: must not be empty');
         const after = { name: name ?? user.name, role: input.role ?? user.role };
@@ -227,8 +227,7 @@ export function createPeopleService(deps: PeopleDeps) {
      */
     async remove(scope: WriteScope, email: string): Promise<void> {
       await writes.write(scope, async (trx) => {
-        const user = await repo.findUser(trx, scope.workspaceId, email.trim().toLowerCase());
-        if (!user) throw notFound(`User ${email} not found`);
+        const user = await findPerson(scope.workspaceId, email, trx);
         if (user.email === scope.actor.email) throw conflict('email: you cannot remove yourself; another admin can');
         if (user.role === 'admin') {
           const admins = (await repo.listPeople(trx, scope.workspaceId)).filter((p) => p.role === 'admin');
