@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type TArray, type TObject, type TProperties, type TSchema, Type } from 'typebox';
 
 /** A developer ID: 1 to 128 letters, digits, '.', '_' and '-', starting with a letter or digit. */
 export const DEVELOPER_ID_PATTERN = '^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$';
@@ -18,6 +18,15 @@ export const ErrorResponse = Type.Object(
 
 export const Success = Type.Object({ success: Type.Literal(true) });
 export const DeveloperIds = Type.Object({ developerIds: Type.Array(Type.String()) });
+
+/**
+ * The body of a batch route, `{ [field]: [element, ...] }`: one to `maxItems` elements, each an
+ * object with exactly `properties`, and no other field in the body.
+ */
+export function batchBody<K extends string, P extends TProperties>(field: K, properties: P, maxItems: number) {
+  const list = Type.Array(Type.Object(properties, { additionalProperties: false }), { minItems: 1, maxItems });
+  return Type.Object({ [field]: list } as { [F in K]: TArray<TObject<P>> }, { additionalProperties: false });
+}
 
 /** Body `{ developerIds: [...] }` of the batch deletes. */
 export function developerIdsBody(maxItems: number) {

@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import { DeveloperId, DeveloperIds, developerIdsBody, Nullable, Success, withErrors } from '../../http/schemas.js';
+import {
+  batchBody,
+  DeveloperId,
+  DeveloperIds,
+  developerIdsBody,
+  Nullable,
+  Success,
+  withErrors,
+} from '../../http/schemas.js';
 import type { FoldersService } from './folders.service.js';
 
 const Folder = Type.Object({
@@ -14,28 +22,21 @@ const Folder = Type.Object({
 });
 
 const createBody = (maxItems: number) =>
-  Type.Object(
+  batchBody(
+    'folders',
     {
-      folders: Type.Array(
-        Type.Object(
-          {
-            name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique among the folders of one parent' }),
-            developerId: Type.Optional(DeveloperId),
-            parentId: Type.Optional(
-              Nullable(
-                Type.String({
-                  description:
-                    'Developer ID of an existing folder or of one created earlier in this request; null or `root` for the library root',
-                }),
-              ),
-            ),
-          },
-          { additionalProperties: false },
+      name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique among the folders of one parent' }),
+      developerId: Type.Optional(DeveloperId),
+      parentId: Type.Optional(
+        Nullable(
+          Type.String({
+            description:
+              'Developer ID of an existing folder or of one created earlier in this request; null or `root` for the library root',
+          }),
         ),
-        { minItems: 1, maxItems },
       ),
     },
-    { additionalProperties: false },
+    maxItems,
   );
 
 export const foldersRoutes: FastifyPluginAsyncTypebox<{ folders: FoldersService; limits: Limits }> = async (

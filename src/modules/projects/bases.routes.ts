@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import { DeveloperId, DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import { batchBody, DeveloperId, DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
 import type { ProjectsService } from './projects.service.js';
 
 const Base = Type.Object({
@@ -11,17 +11,10 @@ const Base = Type.Object({
 });
 
 const createBody = (maxItems: number) =>
-  Type.Object(
-    {
-      bases: Type.Array(
-        Type.Object(
-          { name: Type.String({ minLength: 1, maxLength: 200 }), developerId: Type.Optional(DeveloperId) },
-          { additionalProperties: false },
-        ),
-        { minItems: 1, maxItems },
-      ),
-    },
-    { additionalProperties: false },
+  batchBody(
+    'bases',
+    { name: Type.String({ minLength: 1, maxLength: 200 }), developerId: Type.Optional(DeveloperId) },
+    maxItems,
   );
 
 export const basesRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsService; limits: Limits }> = async (

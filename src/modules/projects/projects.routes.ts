@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import { DeveloperId, DeveloperIds, developerIdsBody, Nullable, Success, withErrors } from '../../http/schemas.js';
+import {
+  batchBody,
+  DeveloperId,
+  DeveloperIds,
+  developerIdsBody,
+  Nullable,
+  Success,
+  withErrors,
+} from '../../http/schemas.js';
 import type { ProjectsService } from './projects.service.js';
 
 const Name = Type.String({ minLength: 1, maxLength: 200 });
@@ -18,43 +26,29 @@ const Project = Type.Object({
 });
 
 const createBody = (maxItems: number) =>
-  Type.Object(
+  batchBody(
+    'projects',
     {
-      projects: Type.Array(
-        Type.Object(
-          {
-            name: Name,
-            developerId: Type.Optional(DeveloperId),
-            baseId: Type.Optional(BaseRef),
-            developerMode: Type.Optional(
-              Type.Boolean({ default: false, description: 'Let the deprecated v0 and v1 APIs reach the project' }),
-            ),
-          },
-          { additionalProperties: false },
-        ),
-        { minItems: 1, maxItems },
+      name: Name,
+      developerId: Type.Optional(DeveloperId),
+      baseId: Type.Optional(BaseRef),
+      developerMode: Type.Optional(
+        Type.Boolean({ default: false, description: 'Let the deprecated v0 and v1 APIs reach the project' }),
       ),
     },
-    { additionalProperties: false },
+    maxItems,
   );
 
 const updateBody = (maxItems: number) =>
-  Type.Object(
+  batchBody(
+    'updates',
     {
-      updates: Type.Array(
-        Type.Object(
-          {
-            developerId: DeveloperId,
-            name: Type.Optional(Name),
-            baseId: Type.Optional(BaseRef),
-            developerMode: Type.Optional(Type.Boolean()),
-          },
-          { additionalProperties: false },
-        ),
-        { minItems: 1, maxItems },
-      ),
+      developerId: DeveloperId,
+      name: Type.Optional(Name),
+      baseId: Type.Optional(BaseRef),
+      developerMode: Type.Optional(Type.Boolean()),
     },
-    { additionalProperties: false },
+    maxItems,
   );
 
 export const projectsRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsService; limits: Limits }> = async (

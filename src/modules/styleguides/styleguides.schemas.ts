@@ -1,6 +1,6 @@
-import { type TArray, type TObject, type TProperties, type TSchema, Type } from 'typebox';
+import { type TSchema, Type } from 'typebox';
 import type { Limits } from '../../config.js';
-import { DeveloperId, developerIdsBody, Nullable } from '../../http/schemas.js';
+import { batchBody, DeveloperId, developerIdsBody, Nullable } from '../../http/schemas.js';
 import { MAX_PATTERN_LENGTH } from './lint/regex-guard.js';
 import { CHECK_TYPES } from './lint/types.js';
 
@@ -92,10 +92,6 @@ const Located = { styleguideId: DeveloperId };
 const batch = <T extends TSchema>(element: T, limits: Limits) =>
   Type.Array(element, { minItems: 1, maxItems: limits.batchItems });
 
-/** A body holding one batch, `{ [field]: [element, ...] }`, every object closed to other fields. */
-const batchBody = <K extends string, P extends TProperties>(field: K, element: P, limits: Limits) =>
-  Type.Object({ [field]: batch(Type.Object(element, closed), limits) } as { [F in K]: TArray<TObject<P>> }, closed);
-
 /** What a rule says besides its name and place, the same in a create and an update. */
 const RuleContent = {
   description: Type.Optional(Type.String({ maxLength: 10_000 })),
@@ -114,7 +110,7 @@ export function styleguideSchemas(limits: Limits) {
       variantId: Type.Optional(VariantScope),
       sections: Type.Optional(Sections),
     },
-    limits,
+    limits.batchItems,
   );
 
   const UpdateBody = Type.Object(
@@ -132,7 +128,7 @@ export function styleguideSchemas(limits: Limits) {
   const CreateRulesBody = batchBody(
     'rules',
     { ...Located, sectionId: DeveloperId, developerId: Type.Optional(DeveloperId), name: Name, ...RuleContent },
-    limits,
+    limits.batchItems,
   );
 
   const UpdateRulesBody = batchBody(
@@ -144,7 +140,7 @@ export function styleguideSchemas(limits: Limits) {
       name: Type.Optional(Name),
       ...RuleContent,
     },
-    limits,
+    limits.batchItems,
   );
 
   const CreateTermsBody = batchBody(
@@ -158,7 +154,7 @@ export function styleguideSchemas(limits: Limits) {
       caseSensitive: Type.Optional(Type.Boolean({ description: 'Default false' })),
       note: Type.Optional(Note),
     },
-    limits,
+    limits.batchItems,
   );
 
   const UpdateTermsBody = batchBody(
@@ -172,7 +168,7 @@ export function styleguideSchemas(limits: Limits) {
       caseSensitive: Type.Optional(Type.Boolean()),
       note: Type.Optional(Note),
     },
-    limits,
+    limits.batchItems,
   );
 
   // Entry developer IDs are unique within their guide only, so a DELETE names the guide too.

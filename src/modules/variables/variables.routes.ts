@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import { Success, withErrors } from '../../http/schemas.js';
+import { batchBody, Success, withErrors } from '../../http/schemas.js';
 import { VARIABLE_NAME_MAX, VARIABLE_TYPES } from './variable-data.js';
 import type { VariablesService } from './variables.service.js';
 
@@ -33,40 +33,26 @@ const DeveloperIdOfVariable = Type.String({ minLength: 1, description: 'Develope
 
 /** The bodies of the batch routes: at most `maxItems` (LIMIT_BATCH_ITEMS) variables each. */
 function bodies(maxItems: number) {
-  const CreateBody = Type.Object(
+  const CreateBody = batchBody(
+    'variables',
     {
-      variables: Type.Array(
-        Type.Object(
-          {
-            name: Type.String({ description: `Variable name and developer ID; ${NAME_RULE}` }),
-            type: VariableType,
-            // Checked by the service against `type`, so that a 400 names the element and the field.
-            data: Type.Unknown({ description: DATA_DESCRIPTION }),
-          },
-          { additionalProperties: false },
-        ),
-        { minItems: 1, maxItems },
-      ),
+      name: Type.String({ description: `Variable name and developer ID; ${NAME_RULE}` }),
+      type: VariableType,
+      // Checked by the service against `type`, so that a 400 names the element and the field.
+      data: Type.Unknown({ description: DATA_DESCRIPTION }),
     },
-    { additionalProperties: false },
+    maxItems,
   );
 
-  const UpdateBody = Type.Object(
+  const UpdateBody = batchBody(
+    'updates',
     {
-      updates: Type.Array(
-        Type.Object(
-          {
-            developerId: DeveloperIdOfVariable,
-            data: Type.Unknown({
-              description: `The new data, checked against the variable's type. ${DATA_DESCRIPTION}`,
-            }),
-          },
-          { additionalProperties: false },
-        ),
-        { minItems: 1, maxItems },
-      ),
+      developerId: DeveloperIdOfVariable,
+      data: Type.Unknown({
+        description: `The new data, checked against the variable's type. ${DATA_DESCRIPTION}`,
+      }),
     },
-    { additionalProperties: false },
+    maxItems,
   );
 
   const DeleteBody = Type.Object(

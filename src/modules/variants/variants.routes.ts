@@ -2,7 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import { DeveloperId, DeveloperIds, developerIdsBody, Nullable, Success, withErrors } from '../../http/schemas.js';
+import {
+  batchBody,
+  DeveloperId,
+  DeveloperIds,
+  developerIdsBody,
+  Nullable,
+  Success,
+  withErrors,
+} from '../../http/schemas.js';
 import type { VariantsService } from './variants.service.js';
 
 const LocaleCode = Nullable(
@@ -17,42 +25,28 @@ const Variant = Type.Object({
 });
 
 const createBody = (maxItems: number) =>
-  Type.Object(
+  batchBody(
+    'variants',
     {
-      variants: Type.Array(
-        Type.Object(
-          {
-            name: Type.String({ minLength: 1 }),
-            developerId: Type.Optional(DeveloperId),
-            description: Type.Optional(Type.String()),
-            localeCode: Type.Optional(LocaleCode),
-          },
-          { additionalProperties: false },
-        ),
-        { minItems: 1, maxItems },
-      ),
+      name: Type.String({ minLength: 1 }),
+      developerId: Type.Optional(DeveloperId),
+      description: Type.Optional(Type.String()),
+      localeCode: Type.Optional(LocaleCode),
     },
-    { additionalProperties: false },
+    maxItems,
   );
 
 const updateBody = (maxItems: number) =>
-  Type.Object(
+  batchBody(
+    'updates',
     {
-      updates: Type.Array(
-        Type.Object(
-          {
-            developerId: DeveloperId,
-            name: Type.Optional(Type.String({ minLength: 1 })),
-            description: Type.Optional(Type.String()),
-            localeCode: Type.Optional(LocaleCode),
-            newDeveloperId: Type.Optional(DeveloperId),
-          },
-          { additionalProperties: false },
-        ),
-        { minItems: 1, maxItems },
-      ),
+      developerId: DeveloperId,
+      name: Type.Optional(Type.String({ minLength: 1 })),
+      description: Type.Optional(Type.String()),
+      localeCode: Type.Optional(LocaleCode),
+      newDeveloperId: Type.Optional(DeveloperId),
     },
-    { additionalProperties: false },
+    maxItems,
   );
 
 export const variantsRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsService; limits: Limits }> = async (

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { DeveloperId, Nullable } from '../../http/schemas.js';
+import { batchBody, DeveloperId, Nullable } from '../../http/schemas.js';
 import { DELIVERIES_MAX_LIMIT } from './deliveries.service.js';
 import { DELIVERY_STATES, EVENT_NAMES } from './webhooks.types.js';
 
@@ -22,43 +22,29 @@ const Name = Type.String({ minLength: 1, maxLength: 200 });
 const Url = Type.String({ minLength: 1, maxLength: 2048, description: 'An https: or http: URL, without credentials' });
 
 export const createBody = (maxItems: number) =>
-  Type.Object(
+  batchBody(
+    'webhooks',
     {
-      webhooks: Type.Array(
-        Type.Object(
-          {
-            name: Name,
-            url: Url,
-            events: EventList,
-            developerId: Type.Optional(DeveloperId),
-            enabled: Type.Optional(Type.Boolean({ description: 'Default true' })),
-          },
-          { additionalProperties: false },
-        ),
-        { minItems: 1, maxItems },
-      ),
+      name: Name,
+      url: Url,
+      events: EventList,
+      developerId: Type.Optional(DeveloperId),
+      enabled: Type.Optional(Type.Boolean({ description: 'Default true' })),
     },
-    { additionalProperties: false },
+    maxItems,
   );
 
 export const updateBody = (maxItems: number) =>
-  Type.Object(
+  batchBody(
+    'updates',
     {
-      updates: Type.Array(
-        Type.Object(
-          {
-            developerId: DeveloperId,
-            name: Type.Optional(Name),
-            url: Type.Optional(Url),
-            events: Type.Optional(EventList),
-            enabled: Type.Optional(Type.Boolean()),
-          },
-          { additionalProperties: false },
-        ),
-        { minItems: 1, maxItems },
-      ),
+      developerId: DeveloperId,
+      name: Type.Optional(Name),
+      url: Type.Optional(Url),
+      events: Type.Optional(EventList),
+      enabled: Type.Optional(Type.Boolean()),
     },
-    { additionalProperties: false },
+    maxItems,
   );
 
 export const SigningKeyBody = Type.Object(
