@@ -6,8 +6,8 @@ import { AppError, badRequest } from '../../http/errors.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { Linter } from './lint/engine.js';
 import type { Finding } from './lint/types.js';
+import { loadGuides } from './styleguides.load.js';
 import { indexGuides, toGuideData } from './styleguides.records.js';
-import { loadGuides } from './styleguides.repository.js';
 
 /**
  * POST /styleguides/lint: texts given in the body, or stored records selected by the filters of
@@ -21,7 +21,7 @@ export interface RecordLister {
 
 export interface LintDeps {
   db: Kysely<Database>;
-  variants: Pick<VariantsService, 'resolveVariants'>;
+  variants: Pick<VariantsService, 'resolveVariants' | 'listVariants'>;
   components: RecordLister;
   textItems: RecordLister;
 }
@@ -168,7 +168,9 @@ export function createLintService(deps: LintDeps) {
       }
     }
     if (filter) checkVolume(inputs, 'filter', limits, true);
-    const guides = [...indexGuides(await loadGuides(deps.db, caller.workspaceId)).values()].map(toGuideData);
+    const guides = [...indexGuides(await loadGuides(deps.db, caller.workspaceId, deps.variants)).values()].map(
+      toGuideData,
+    );
     const linter = new Linter(guides);
     const budget = {
       perText: limits.lintFindingsPerText,

@@ -4,8 +4,8 @@ import type { Database } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
 import type { Change, WritePath, WriteScope } from '../changes/index.js';
 import { changesOf, type Fields } from '../changes/index.js';
+import { loadGuides, type VariantNames } from './styleguides.load.js';
 import { type GuideState, indexGuides, toStyleguideRecord } from './styleguides.records.js';
-import * as repo from './styleguides.repository.js';
 
 /**
  * How writes to style guides reach the change log. A guide is one record, rules and terms
@@ -58,13 +58,13 @@ export type GuideWriter = <T>(scope: WriteScope, work: GuideWork<T>, duplicate: 
  * Runs `work` on the write path with the workspace's guides loaded, and records what it changed.
  * A unique violation (only a concurrent write can get past the checks) is a 409 `duplicate`.
  */
-export function createGuideWriter(writes: WritePath): GuideWriter {
+export function createGuideWriter(writes: WritePath, variants: VariantNames): GuideWriter {
   return async (scope, work, duplicate) => {
     try {
       return await writes.write(scope, async (trx) => {
-        const before = indexGuides(await repo.loadGuides(trx, scope.workspaceId));
+        const before = indexGuides(await loadGuides(trx, scope.workspaceId, variants));
         const result = await work(trx, before);
-        const after = indexGuides(await repo.loadGuides(trx, scope.workspaceId));
+        const after = indexGuides(await loadGuides(trx, scope.workspaceId, variants));
         return { changes: guideChanges(before, after), result };
       });
     } catch (error) {

@@ -13,26 +13,26 @@ export type SectionRow = Selectable<StyleguideSectionsTable>;
 export type RuleRow = Selectable<StyleguideRulesTable>;
 export type TermRow = Selectable<StyleguideTermsTable>;
 
-export interface WorkspaceGuides {
-  guides: GuideRow[];
+export interface WorkspaceGuides<G = GuideRow> {
+  guides: G[];
   sections: SectionRow[];
   rules: RuleRow[];
   terms: TermRow[];
 }
 
-/** Every guide of the workspace with its sections, rules and terms: four queries, in creation order. */
-export async function loadGuides(db: Executor, workspaceId: number): Promise<WorkspaceGuides> {
+/**
+ * Every guide of the workspace with its sections, rules and terms: four queries, in creation
+ * order. A guide's variant is its row id here: the variants module owns that table and names it
+ * (styleguides.load.ts).
+ */
+export async function loadGuideRows(
+  db: Executor,
+  workspaceId: number,
+): Promise<WorkspaceGuides<Selectable<StyleguidesTable>>> {
   const ofWorkspace = (eb: ExpressionBuilder<Database, 'styleguides'>) =>
     eb('styleguides.workspace_id', '=', workspaceId);
   const [guides, sections, rules, terms] = await Promise.all([
-    db
-      .selectFrom('styleguides')
-      .leftJoin('variants', 'variants.id', 'styleguides.variant_id')
-      .selectAll('styleguides')
-      .select('variants.developer_id as variant_developer_id')
-      .where(ofWorkspace)
-      .orderBy('styleguides.id')
-      .execute(),
+    db.selectFrom('styleguides').selectAll().where(ofWorkspace).orderBy('styleguides.id').execute(),
     db
       .selectFrom('styleguide_sections')
       .innerJoin('styleguides', 'styleguides.id', 'styleguide_sections.styleguide_id')

@@ -9,6 +9,7 @@ import type { VariantsService } from '../variants/variants.service.js';
 import { createEntriesService } from './entries.service.js';
 import { createLintService, type LintDeps } from './lint.service.js';
 import { createGuideWriter, type Guides } from './styleguides.changes.js';
+import { loadGuides } from './styleguides.load.js';
 import { indexGuides, type StyleguideRecord, toStyleguideRecord } from './styleguides.records.js';
 import * as repo from './styleguides.repository.js';
 import { checkSections, DEFAULT_SECTIONS, planSections, type SectionInput } from './styleguides.sections.js';
@@ -38,14 +39,14 @@ export interface StyleguideUpdate {
 export interface StyleguidesDeps extends LintDeps {
   db: Kysely<Database>;
   writes: WritePath;
-  variants: Pick<VariantsService, 'resolveVariants'>;
+  variants: Pick<VariantsService, 'resolveVariants' | 'listVariants'>;
 }
 
 const DUPLICATE = 'Style guide already exists in workspace';
 
 export function createStyleguidesService(deps: StyleguidesDeps) {
   const { db } = deps;
-  const write = createGuideWriter(deps.writes);
+  const write = createGuideWriter(deps.writes, deps.variants);
 
   /** The row id of the variant a guide is scoped to; only variants with a locale code can scope one. */
   async function scopeVariant(executor: Executor, workspaceId: number, variantId: string | null, field: string) {
@@ -62,11 +63,12 @@ export function createStyleguidesService(deps: StyleguidesDeps) {
 
   return {
     async list(workspaceId: number): Promise<StyleguideRecord[]> {
-      return [...indexGuides(await repo.loadGuides(db, workspaceId)).values()].map(toStyleguideRecord);
+      return [...indexGuides(await loadGuides(db, workspaceId, deps.variants)).values()].map(toStyleguideRecord);
     },
 
     seedWorkspace,
-    clearVariantScopes,
+    clearVariantScopes: (trx: Executor, workspaceId: number, variantRowIds: readonly number[]) =>
+      clearVariantScopes(trx, workspaceId, variantRowIds, deps.variants),
 
     /** Creates the guides in order and answers their developer IDs, generated ones included. */
     async create(scope: WriteScope, inputs: readonly NewStyleguideInput[]): Promise<string[]> {

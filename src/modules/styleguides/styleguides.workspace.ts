@@ -3,6 +3,7 @@ import { now } from '../../db/transaction.js';
 import type { Change } from '../changes/index.js';
 import { changeOf } from '../changes/index.js';
 import { guideIdentity } from './styleguides.changes.js';
+import { loadGuides, type VariantNames } from './styleguides.load.js';
 import { indexGuides } from './styleguides.records.js';
 import * as repo from './styleguides.repository.js';
 import { DEFAULT_SECTIONS, defaultSectionName, type SectionInput } from './styleguides.sections.js';
@@ -48,8 +49,9 @@ export async function clearVariantScopes(
   trx: Executor,
   workspaceId: number,
   variantRowIds: readonly number[],
+  variants: VariantNames,
 ): Promise<Change[]> {
-  const scoped = [...indexGuides(await repo.loadGuides(trx, workspaceId)).values()]
+  const scoped = [...indexGuides(await loadGuides(trx, workspaceId, variants)).values()]
     .map((state) => state.row)
     .filter((row) => row.variant_id !== null && variantRowIds.includes(row.variant_id));
   for (const row of scoped) await repo.updateGuide(trx, workspaceId, row.id, { variant_id: null });
