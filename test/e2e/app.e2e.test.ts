@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import pg from 'pg';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, tempSqlitePath } from '../helpers/database.js';
+import { onPostgres } from '../helpers/database.js';
+import { CHROMIUM, checkAccessibility, launchChromium, ROOT, SHOTS, scratchDatabase } from './browser.js';
 import { keyed, type RealServer, startServer } from './server.js';
 
 /**
@@ -13,33 +11,11 @@ import { keyed, type RealServer, startServer } from './server.js';
  * through, a conflict between two people, a viewer, a forged write, and axe-core on each page.
  * Screenshots of each page go to test-results/ (not committed).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const ROOT = resolve(import.meta.dirname, '../..');
-const SHOTS = resolve(ROOT, 'test-results');
 const PASSWORD = 'e2e admin password';
 let shotSuffix = '';
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: RealServer;
 let dropScratch = async () => {};
-
-/** On the PostgreSQL run, a database of the server's own: its first start must find it empty. */
-async function scratchPostgres(): Promise<string> {
-  const name = `copydesk_e2e_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  dropScratch = async () => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  };
-  const url = new URL(String(process.env.DATABASE_URL));
-  url.pathname = `/${name}`;
-  return url.toString();
-}
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 
@@ -51,7 +27,9 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     mkdirSync(SHOTS, { recursive: true });
     // Screenshots of the SQLite run; the PostgreSQL run's go beside them.
     shotSuffix = onPostgres() ? '-postgres' : '';
-    server = await startServer(onPostgres() ? await scratchPostgres() : tempSqlitePath('copydesk-e2e-'));
+    const scratch = await scratchDatabase();
+    dropScratch = scratch.drop;
+    server = await startServer(scratch.url);
     const api = keyed(server);
     await api('POST', 'variants', { variants: [{ name: 'French', developerId: 'fr', localeCode: 'fr' }] });
     await api('POST', 'variables', { variables: [{ name: 'name', type: 'string', data: { example: 'Ada' } }] });
@@ -69,18 +47,7 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
       terms: [{ styleguideId: 'default', sectionId: 'wordlist', preferred: 'sign in', replaces: ['login'] }],
     });
     await api('POST', 'components', { components: [{ developerId: 'cancel', name: 'Cancel', text: 'Cancel' }] });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 120_000);
 
   afterAll(async () => {
@@ -109,23 +76,6 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('listbox', { name: 'Texts' }).waitFor();
-  }
-
-  async function checkAccessibility(page: Page, name: string): Promise<void> {
-    await page.screenshot({ path: resolve(SHOTS, `${name}${shotSuffix}.png`), fullPage: true });
-    await page.addScriptTag({ content: axeSource });
-    const violations = await page.evaluate(async (): Promise<string[]> => {
-      // Runs in the page, where axe-core was just injected.
-      const page = globalThis as any;
-      const result = await page.axe.run(page.document, { runOnly: ['wcag2a', 'wcag2aa'] });
-      return result.violations
-        .filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical')
-        .map(
-          (v: { id: string; nodes: { target: string[] }[] }) =>
-            `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-        );
-    });
-    expect(violations, name).toEqual([]);
   }
 
   const editor = (page: Page, title = 'Base text') => page.getByRole('textbox', { name: `${title} text` });
