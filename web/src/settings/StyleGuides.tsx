@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, type ReactNode, useCallback, useEffect, useState } from 'react';
 import { api } from '../api';
 import type { WorkspaceData } from '../useWorkspaceData';
 import { ConfirmDelete, ErrorText, field, Hidden, messageOf, SettingsSection, useAction } from './common';
@@ -235,8 +235,8 @@ function GuideCard({
           <ErrorText error={save.error} />
         </form>
       )}
-      <Rules guide={guide} canEdit={canEdit} onChanged={onChanged} />
-      <Terms guide={guide} canEdit={canEdit} onChanged={onChanged} />
+      <Entries kind={RULES} guide={guide} canEdit={canEdit} onChanged={onChanged} />
+      <Entries kind={TERMS} guide={guide} canEdit={canEdit} onChanged={onChanged} />
     </article>
   );
 }
@@ -359,86 +359,6 @@ function RuleForm({
   );
 }
 
-function Rules({ guide, canEdit, onChanged }: { guide: Guide; canEdit: boolean; onChanged: () => void }) {
-  const [editing, setEditing] = useState<string | null>(null);
-  const create = useAction();
-  const save = useAction();
-  const remove = useAction();
-  return (
-    <>
-      <h4>Rules</h4>
-      {guide.rules.length === 0 && <p className="muted">No rules.</p>}
-      <ul className="records">
-        {guide.rules.map((r) =>
-          editing === r.id ? (
-            <li key={r.id}>
-              <RuleForm
-                guide={guide}
-                rule={r}
-                busy={save.busy}
-                error={save.error}
-                onCancel={() => setEditing(null)}
-                onSubmit={async (form) => {
-                  const ok = await save.run(() =>
-                    api.patch('styleguides/rules', {
-                      updates: [{ styleguideId: guide.id, developerId: r.id, ...ruleOf(form, guide) }],
-                    }),
-                  );
-                  if (ok) {
-                    setEditing(null);
-                    onChanged();
-                  }
-                }}
-              />
-            </li>
-          ) : (
-            <li key={r.id}>
-              <span>
-                <strong>{r.name}</strong> <span className="muted">{checkLabel(r.check)}</span>
-                {r.description && <span> · {r.description}</span>}
-              </span>
-              {canEdit && (
-                <span className="actions">
-                  <button type="button" onClick={() => setEditing(r.id)}>
-                    Edit<Hidden> rule {r.name}</Hidden>
-                  </button>
-                  <ConfirmDelete
-                    what={`rule ${r.name}`}
-                    onConfirm={async () => {
-                      const ok = await remove.run(() =>
-                        api.delete('styleguides/rules', { rules: [{ styleguideId: guide.id, developerId: r.id }] }),
-                      );
-                      if (ok) onChanged();
-                      return ok;
-                    }}
-                  />
-                </span>
-              )}
-            </li>
-          ),
-        )}
-      </ul>
-      <ErrorText error={remove.error} />
-      {canEdit && (
-        <RuleForm
-          guide={guide}
-          busy={create.busy}
-          error={create.error}
-          onSubmit={async (form, element) => {
-            const ok = await create.run(() =>
-              api.post('styleguides/rules', { rules: [{ styleguideId: guide.id, ...ruleOf(form, guide) }] }),
-            );
-            if (ok) {
-              element.reset();
-              onChanged();
-            }
-          }}
-        />
-      )}
-    </>
-  );
-}
-
 function termOf(form: FormData, guide: Guide) {
   const sectionId =
     field(form, 'sectionId') || guide.sections.find((s) => s.kind === 'wordlist')?.sectionId || 'wordlist';
@@ -504,29 +424,98 @@ function TermForm({
   );
 }
 
-function Terms({ guide, canEdit, onChanged }: { guide: Guide; canEdit: boolean; onChanged: () => void }) {
+/** What the list of a guide's rules or of its wordlist needs to know of its records. */
+interface EntryKind<E extends { id: string }> {
+  title: string;
+  noun: 'rule' | 'term';
+  /** The API path under styleguides/, and the key of a create or delete body. */
+  path: 'rules' | 'terms';
+  entries: (guide: Guide) => E[];
+  nameOf: (entry: E) => string;
+  summary: (entry: E) => ReactNode;
+  valuesOf: (form: FormData, guide: Guide) => object;
+  Form: (props: EntryFormProps<E>) => ReactNode;
+}
+
+interface EntryFormProps<E> {
+  guide: Guide;
+  entry?: E;
+  onSubmit: (form: FormData, element: HTMLFormElement) => void;
+  onCancel?: () => void;
+  error: string | null;
+  busy: boolean;
+}
+
+const RULES: EntryKind<Rule> = {
+  title: 'Rules',
+  noun: 'rule',
+  path: 'rules',
+  entries: (guide) => guide.rules,
+  nameOf: (r) => r.name,
+  summary: (r) => (
+    <>
+      <strong>{r.name}</strong> <span className="muted">{checkLabel(r.check)}</span>
+      {r.description && <span> · {r.description}</span>}
+    </>
+  ),
+  valuesOf: (form, guide) => ruleOf(form, guide),
+  Form: ({ entry, ...props }) => <RuleForm {...props} rule={entry} />,
+};
+
+const TERMS: EntryKind<Term> = {
+  title: 'Wordlist',
+  noun: 'term',
+  path: 'terms',
+  entries: (guide) => guide.terms,
+  nameOf: (t) => t.preferred,
+  summary: (t) => (
+    <>
+      <strong>{t.preferred}</strong>
+      {t.replaces.length > 0 && <span> instead of {t.replaces.join(', ')}</span>}
+      {t.caseSensitive && <span className="muted"> · case-sensitive</span>}
+      {t.note && <span className="muted"> · {t.note}</span>}
+    </>
+  ),
+  valuesOf: (form, guide) => termOf(form, guide),
+  Form: ({ entry, ...props }) => <TermForm {...props} term={entry} />,
+};
+
+/** A guide's rules or wordlist: each entry edited in place or deleted, and a form to add one. */
+function Entries<E extends { id: string }>({
+  kind,
+  guide,
+  canEdit,
+  onChanged,
+}: {
+  kind: EntryKind<E>;
+  guide: Guide;
+  canEdit: boolean;
+  onChanged: () => void;
+}) {
   const [editing, setEditing] = useState<string | null>(null);
   const create = useAction();
   const save = useAction();
   const remove = useAction();
+  const { Form, path, noun } = kind;
+  const entries = kind.entries(guide);
   return (
     <>
-      <h4>Wordlist</h4>
-      {guide.terms.length === 0 && <p className="muted">No terms.</p>}
+      <h4>{kind.title}</h4>
+      {entries.length === 0 && <p className="muted">No {noun}s.</p>}
       <ul className="records">
-        {guide.terms.map((t) =>
-          editing === t.id ? (
-            <li key={t.id}>
-              <TermForm
+        {entries.map((e) =>
+          editing === e.id ? (
+            <li key={e.id}>
+              <Form
                 guide={guide}
-                term={t}
+                entry={e}
                 busy={save.busy}
                 error={save.error}
                 onCancel={() => setEditing(null)}
                 onSubmit={async (form) => {
                   const ok = await save.run(() =>
-                    api.patch('styleguides/terms', {
-                      updates: [{ styleguideId: guide.id, developerId: t.id, ...termOf(form, guide) }],
+                    api.patch(`styleguides/${path}`, {
+                      updates: [{ styleguideId: guide.id, developerId: e.id, ...kind.valuesOf(form, guide) }],
                     }),
                   );
                   if (ok) {
@@ -537,23 +526,22 @@ function Terms({ guide, canEdit, onChanged }: { guide: Guide; canEdit: boolean; 
               />
             </li>
           ) : (
-            <li key={t.id}>
-              <span>
-                <strong>{t.preferred}</strong>
-                {t.replaces.length > 0 && <span> instead of {t.replaces.join(', ')}</span>}
-                {t.caseSensitive && <span className="muted"> · case-sensitive</span>}
-                {t.note && <span className="muted"> · {t.note}</span>}
-              </span>
+            <li key={e.id}>
+              <span>{kind.summary(e)}</span>
               {canEdit && (
                 <span className="actions">
-                  <button type="button" onClick={() => setEditing(t.id)}>
-                    Edit<Hidden> term {t.preferred}</Hidden>
+                  <button type="button" onClick={() => setEditing(e.id)}>
+                    Edit
+                    <Hidden>
+                      {' '}
+                      {noun} {kind.nameOf(e)}
+                    </Hidden>
                   </button>
                   <ConfirmDelete
-                    what={`term ${t.preferred}`}
+                    what={`${noun} ${kind.nameOf(e)}`}
                     onConfirm={async () => {
                       const ok = await remove.run(() =>
-                        api.delete('styleguides/terms', { terms: [{ styleguideId: guide.id, developerId: t.id }] }),
+                        api.delete(`styleguides/${path}`, { [path]: [{ styleguideId: guide.id, developerId: e.id }] }),
                       );
                       if (ok) onChanged();
                       return ok;
@@ -567,13 +555,13 @@ function Terms({ guide, canEdit, onChanged }: { guide: Guide; canEdit: boolean; 
       </ul>
       <ErrorText error={remove.error} />
       {canEdit && (
-        <TermForm
+        <Form
           guide={guide}
           busy={create.busy}
           error={create.error}
           onSubmit={async (form, element) => {
             const ok = await create.run(() =>
-              api.post('styleguides/terms', { terms: [{ styleguideId: guide.id, ...termOf(form, guide) }] }),
+              api.post(`styleguides/${path}`, { [path]: [{ styleguideId: guide.id, ...kind.valuesOf(form, guide) }] }),
             );
             if (ok) {
               element.reset();
