@@ -1,7 +1,7 @@
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { bulkInsert } from '../../db/bulk-insert.js';
 import type { Database, Executor } from '../../db/schema.js';
-import { fieldsOfStored, storedFields } from './changes.stored.js';
+import { CHANGES_PER_ROW, changeId, changesOfRow, rowOfChangeId, storedRows } from './changes.stored.js';
 import type { Change, RecordedChange, WriteScope } from './changes.types.js';
 
 /**
@@ -42,6 +42,7 @@ const COLUMNS = [
   'fields',
 ] as const;
 
+/** Writes a write's changes, a row per record (see `storedRows`). */
 export async function insertChanges(
   trx: Transaction<Database>,
   scope: WriteScope,
@@ -53,7 +54,7 @@ export async function insertChanges(
     trx,
     'changes',
     COLUMNS,
-    changes.map((c) => [
+    storedRows(changes).map(({ first: c, fields }) => [
       workspaceId,
       at,
       actor.email,
@@ -63,7 +64,7 @@ export async function insertChanges(
       c.developerId,
       c.variantId,
       c.action,
-      storedFields(c.fields),
+      fields,
     ]),
   );
 }
@@ -74,17 +75,38 @@ export interface ChangesQuery {
   since?: string;
   until?: string;
   actor?: string;
-  /** Only changes older than this id (the cursor). */
+  /** Only changes older than this change id (the cursor). */
   beforeId?: number;
-  /** Only these changes (the webhook outbox reads its events' changes by id). */
-  ids?: readonly number[];
+  /** Only changes whose ids fall in one of these inclusive ranges (what a webhook event carries). */
+  ranges?: readonly (readonly [number, number])[];
   limit: number;
 }
 
+/** A stored row's changes, with their ids, newest first. */
+function recordedOfRow(row: Selectable<Database['changes']>): RecordedChange[] {
+  const parts = changesOfRow(row);
+  const out: RecordedChange[] = [];
+  for (let index = parts.length - 1; index >= 0; index -= 1) {
+    const part = parts[index] as (typeof parts)[number];
+    out.push({
+      id: String(changeId(row.id, index)),
+      at: row.at,
+      actor: row.actor,
+      keyId: row.key_id,
+      kind: row.kind as RecordedChange['kind'],
+      developerId: row.developer_id,
+      variantId: part.variantId,
+      action: part.action,
+      fields: part.fields,
+    });
+  }
+  return out;
+}
+
 /**
- * Newest first. A developer ID matches every change of the records that ever had it, so the
- * history of a renamed record includes what happened under its old ID, and a deleted record's
- * history stays readable.
+ * Newest first, at most `limit` changes. A developer ID matches every change of the records that
+ * ever had it, so the history of a renamed record includes what happened under its old ID, and a
+ * deleted record's history stays readable.
  */
 export async function listChanges(db: Executor, workspaceId: number, query: ChangesQuery): Promise<RecordedChange[]> {
   let select = db.selectFrom('changes').selectAll().where('workspace_id', '=', workspaceId);
@@ -104,20 +126,30 @@ export async function listChanges(db: Executor, workspaceId: number, query: Chan
   if (query.since !== undefined) select = select.where('at', '>=', query.since);
   if (query.until !== undefined) select = select.where('at', '<', query.until);
   if (query.actor !== undefined) select = select.where(sql<string>`lower(actor)`, '=', query.actor.toLowerCase());
-  if (query.beforeId !== undefined) select = select.where('id', '<', query.beforeId);
-  if (query.ids !== undefined) select = select.where('id', 'in', query.ids);
+  const { beforeId, ranges } = query;
+  // Every row read holds at least one change the query keeps, so `limit` rows are enough.
+  if (beforeId !== undefined) {
+    const row = rowOfChangeId(beforeId);
+    select = select.where('id', beforeId % CHANGES_PER_ROW === 0 ? '<' : '<=', row);
+  }
+  if (ranges !== undefined) {
+    if (ranges.length === 0) return [];
+    select = select.where((eb) =>
+      eb.or(ranges.map(([from, to]) => eb.between('id', rowOfChangeId(from), rowOfChangeId(to)))),
+    );
+  }
   const rows = await select.orderBy('id', 'desc').limit(query.limit).execute();
-  return rows.map((row) => ({
-    id: String(row.id),
-    at: row.at,
-    actor: row.actor,
-    keyId: row.key_id,
-    kind: row.kind as RecordedChange['kind'],
-    developerId: row.developer_id,
-    variantId: row.variant_id,
-    action: row.action as RecordedChange['action'],
-    fields: fieldsOfStored(row.fields),
-  }));
+  const out: RecordedChange[] = [];
+  for (const row of rows) {
+    for (const change of recordedOfRow(row)) {
+      const id = Number(change.id);
+      if (beforeId !== undefined && id >= beforeId) continue;
+      if (ranges !== undefined && !ranges.some(([from, to]) => id >= from && id <= to)) continue;
+      out.push(change);
+      if (out.length === query.limit) return out;
+    }
+  }
+  return out;
 }
 
 /**
@@ -143,14 +175,24 @@ export async function deleteChangesBefore(
   });
 }
 
-/** The ids of the workspace's newest `count` changes, oldest first: inside a write, its own. */
-export async function newestChangeIds(db: Executor, workspaceId: number, count: number): Promise<number[]> {
+/**
+ * Inside a write, after its changes are written: their ids in the order they were given (writers
+ * to one workspace queue, so the workspace's newest rows are the write's own).
+ */
+export async function idsOfWrite(db: Executor, workspaceId: number, changes: readonly Change[]): Promise<number[]> {
+  const stored = storedRows(changes);
   const rows = await db
     .selectFrom('changes')
     .select('id')
     .where('workspace_id', '=', workspaceId)
     .orderBy('id', 'desc')
-    .limit(count)
+    .limit(stored.length)
     .execute();
-  return rows.map((row) => row.id).reverse();
+  rows.reverse();
+  const ids: number[] = [];
+  stored.forEach(({ count }, index) => {
+    const rowId = (rows[index] as { id: number }).id;
+    for (let part = 0; part < count; part += 1) ids.push(changeId(rowId, part));
+  });
+  return ids;
 }

@@ -1,15 +1,32 @@
-import type { FieldChanges } from './changes.types.js';
+import type { Change, ChangeAction, FieldChanges } from './changes.types.js';
 
 /**
- * How a change's fields are stored: `[before, after]`, two objects of the same field names, and
- * either is null when all its values are (a create has no before, a delete no after). A batch
- * create logs thousands of changes whose befores are all null; storing each field as
- * `{ before, after }` doubled the bytes written for the same information.
+ * How changes are stored.
+ *
+ * A change's fields are `[before, after]`: two objects of the same field names, and either is
+ * null when all its values are (a create has no before, a delete no after). A batch create logs
+ * thousands of changes whose befores are all null; storing each field as `{ before, after }`
+ * doubled the bytes written for the same information.
+ *
+ * One row holds every change a write made to one record: a text's own fields and each of its
+ * variant values are separate changes, but they share the row's time, actor, kind, reference and
+ * developer ID, so they are written once. A row of one change keeps the plain `[before, after]`
+ * (and its own `variant_id` and `action` columns); a row of several stores
+ * `{"f":[[variantId, action, before, after], ...]}` in the write's order, and its columns describe
+ * the first. A change's id is its row's id times `CHANGES_PER_ROW` plus its place in the row, so
+ * ids keep the log's order and a row never holds more than that many changes.
  */
 type Values = Record<string, unknown>;
 export type StoredFields = [Values | null, Values | null];
+type StoredPart = [string | null, ChangeAction, Values | null, Values | null];
 
-export function storedFields(fields: FieldChanges): string {
+export const CHANGES_PER_ROW = 1000;
+
+/** The change id of the `index`-th change of row `rowId`. */
+export const changeId = (rowId: number, index: number) => rowId * CHANGES_PER_ROW + index;
+export const rowOfChangeId = (id: number) => Math.floor(id / CHANGES_PER_ROW);
+
+function storedPair(fields: FieldChanges): StoredFields {
   const before: Values = {};
   const after: Values = {};
   let beforeNull = true;
@@ -22,14 +39,70 @@ export function storedFields(fields: FieldChanges): string {
     if (is !== null) afterNull = false;
   }
   // The names are read from whichever side is kept, so one side always is.
-  return JSON.stringify([beforeNull ? null : before, afterNull && !beforeNull ? null : after]);
+  return [beforeNull ? null : before, afterNull && !beforeNull ? null : after];
 }
 
-export function fieldsOfStored(text: string): FieldChanges {
-  const [before, after] = JSON.parse(text) as StoredFields;
+function fieldsOfPair([before, after]: StoredFields): FieldChanges {
   const fields: FieldChanges = {};
   for (const name of Object.keys(before ?? after ?? {})) {
     fields[name] = { before: before?.[name] ?? null, after: after?.[name] ?? null };
   }
   return fields;
+}
+
+export function storedFields(fields: FieldChanges): string {
+  return JSON.stringify(storedPair(fields));
+}
+
+/** A row to write: the changes it holds (one or more, of one record) and its `fields` text. */
+export interface StoredRow {
+  first: Change;
+  count: number;
+  fields: string;
+}
+
+/**
+ * The rows of a write's changes: consecutive changes of one record (a text and its variant
+ * values, as the texts core lists them) share a row.
+ */
+export function storedRows(changes: readonly Change[]): StoredRow[] {
+  const rows: StoredRow[] = [];
+  let start = 0;
+  while (start < changes.length) {
+    const first = changes[start] as Change;
+    let end = start + 1;
+    while (end < changes.length && end - start < CHANGES_PER_ROW && sameRecord(first, changes[end] as Change)) end += 1;
+    if (end - start === 1) {
+      rows.push({ first, count: 1, fields: storedFields(first.fields) });
+    } else {
+      const parts: StoredPart[] = [];
+      for (let i = start; i < end; i += 1) {
+        const change = changes[i] as Change;
+        const [before, after] = storedPair(change.fields);
+        parts.push([change.variantId, change.action, before, after]);
+      }
+      rows.push({ first, count: end - start, fields: JSON.stringify({ f: parts }) });
+    }
+    start = end;
+  }
+  return rows;
+}
+
+const sameRecord = (a: Change, b: Change) => a.ref === b.ref && a.kind === b.kind && a.developerId === b.developerId;
+
+/** The changes one stored row holds, in the write's order. */
+export function changesOfRow(row: {
+  variant_id: string | null;
+  action: string;
+  fields: string;
+}): { variantId: string | null; action: ChangeAction; fields: FieldChanges }[] {
+  const parsed = JSON.parse(row.fields) as StoredFields | { f: StoredPart[] };
+  if (Array.isArray(parsed)) {
+    return [{ variantId: row.variant_id, action: row.action as ChangeAction, fields: fieldsOfPair(parsed) }];
+  }
+  return parsed.f.map(([variantId, action, before, after]) => ({
+    variantId,
+    action,
+    fields: fieldsOfPair([before, after]),
+  }));
 }

@@ -2,8 +2,9 @@ import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { idCursor } from '../../shared/cursor.js';
-import { deleteChangesBefore, listChanges, newestChangeIds, readRevision } from './changes.repository.js';
-import { CHANGE_KINDS, type ChangeKind, type RecordedChange } from './changes.types.js';
+import { deleteChangesBefore, idsOfWrite, listChanges, readRevision } from './changes.repository.js';
+import { changeId } from './changes.stored.js';
+import { CHANGE_KINDS, type Change, type ChangeKind, type RecordedChange } from './changes.types.js';
 import type { WritePath } from './write-path.js';
 
 export interface HistoryQuery {
@@ -35,7 +36,18 @@ function instant(value: string | undefined, field: string): string | undefined {
   return new Date(time).toISOString();
 }
 
-const cursor = idCursor('h1:');
+const cursor = idCursor('h2:');
+/** Cursors handed out before a row could hold several changes name a row. */
+const rowCursor = idCursor('h1:');
+
+function decodeCursor(value: string | undefined): number | undefined {
+  try {
+    return cursor.decode(value);
+  } catch {
+    const row = rowCursor.decode(value);
+    return row === undefined ? undefined : changeId(row, 0);
+  }
+}
 
 export function createHistoryService(deps: {
   db: Kysely<Database>;
@@ -61,7 +73,7 @@ export function createHistoryService(deps: {
       since: instant(query.since, 'since'),
       until: instant(query.until, 'until'),
       actor: query.actor,
-      beforeId: cursor.decode(query.cursor),
+      beforeId: decodeCursor(query.cursor),
       limit: limit + 1,
     });
     const changes = rows.slice(0, limit);
@@ -84,14 +96,17 @@ export function createHistoryService(deps: {
     list,
     purgeExpired,
     /**
-     * Inside a write's transaction, after the log is written: the ids of its `count` changes in
-     * the order they were recorded (writers to one workspace queue, so its newest are the write's).
+     * Inside a write's transaction, after the log is written: the ids of its changes, in the order
+     * they were given.
      */
-    idsOfWrite: (trx: Executor, workspaceId: number, count: number) => newestChangeIds(trx, workspaceId, count),
-    /** Changes by id, oldest first, as history shows them. */
-    async byIds(workspaceId: number, ids: readonly number[]): Promise<RecordedChange[]> {
-      if (ids.length === 0) return [];
-      return (await listChanges(db, workspaceId, { ids, limit: ids.length })).reverse();
+    idsOfWrite: (trx: Executor, workspaceId: number, changes: readonly Change[]) =>
+      idsOfWrite(trx, workspaceId, changes),
+    /** The changes whose ids fall in the given inclusive ranges, oldest first, as history shows them. */
+    async inRanges(workspaceId: number, ranges: readonly (readonly [number, number])[]): Promise<RecordedChange[]> {
+      let count = 0;
+      for (const [from, to] of ranges) count += to - from + 1;
+      if (count === 0) return [];
+      return (await listChanges(db, workspaceId, { ranges, limit: count })).reverse();
     },
     /** The workspace's revision, for readers outside a request (the CLI); undefined: no such workspace. */
     revisionOf: (workspaceId: number) => readRevision(db, workspaceId),

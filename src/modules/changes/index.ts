@@ -3,10 +3,10 @@
  * history read from them. Other modules use only what is exported here.
  */
 export { changeOf, changesOf, diffFields, type Fields, type RecordIdentity } from './changes.diff.js';
+export { CHANGES_PER_ROW, changeId } from './changes.stored.js';
 export * from './changes.types.js';
 export { createHistoryService, type HistoryService } from './history.service.js';
 export {
-  type BeforeCommit,
   type ChangeSubscriber,
   type CommitListener,
   createWritePath,

@@ -4,7 +4,7 @@ import { now } from '../../db/transaction.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { idCursor } from '../../shared/cursor.js';
 import * as repo from './deliveries.repository.js';
-import { type ChangesById, changesJson, eventBody } from './webhooks.body.js';
+import { type ChangesInRanges, changesJson, eventBody } from './webhooks.body.js';
 import { DELIVERY_STATES } from './webhooks.types.js';
 
 export const DELIVERIES_MAX_LIMIT = 1000;
@@ -70,8 +70,8 @@ function toEntry(row: repo.LoggedAttempt, workspaceId: number, changes: string):
   };
 }
 
-export function createDeliveriesService(deps: { db: Kysely<Database>; byIds: ChangesById }) {
-  const { db, byIds } = deps;
+export function createDeliveriesService(deps: { db: Kysely<Database>; inRanges: ChangesInRanges }) {
+  const { db, inRanges } = deps;
   return {
     /** Every attempt, newest first, a page at a time. */
     async list(workspaceId: number, query: DeliveriesQuery) {
@@ -96,7 +96,7 @@ export function createDeliveriesService(deps: { db: Kysely<Database>; byIds: Cha
       const changesOf = (row: repo.LoggedAttempt) => {
         let json = changes.get(row.eventUuid);
         if (!json) {
-          json = changesJson(row.changes, workspaceId, byIds);
+          json = changesJson(row.changes, workspaceId, inRanges);
           changes.set(row.eventUuid, json);
         }
         return json;

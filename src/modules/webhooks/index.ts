@@ -27,16 +27,16 @@ export function createWebhooks(deps: {
   dialect: DialectName;
   writes: WritePath;
   /** The change log: events store which of its changes they carry, and read them when sent. */
-  changeLog: Pick<HistoryService, 'idsOfWrite' | 'byIds'>;
+  changeLog: Pick<HistoryService, 'idsOfWrite' | 'inRanges'>;
   config: WebhooksConfig;
 }): WebhooksModule {
   const { db, dialect, writes, changeLog, config } = deps;
   writes.subscribe(outboxSubscriber(changeLog));
-  const byIds = changeLog.byIds;
+  const inRanges = changeLog.inRanges;
   return {
     resource: createWebhooksService({ db, writes, config }),
-    deliveries: createDeliveriesService({ db, byIds }),
+    deliveries: createDeliveriesService({ db, inRanges }),
     worker: (log, overrides = {}) =>
-      createWebhookWorker({ db, dialect, byIds, config: { ...config, ...overrides }, log }),
+      createWebhookWorker({ db, dialect, inRanges, config: { ...config, ...overrides }, log }),
   };
 }

@@ -30,13 +30,13 @@ export function outboxSubscriber(changeLog: Pick<HistoryService, 'idsOfWrite'>):
       }))
       .filter((event) => event.webhookIds.length > 0);
     if (wanted.length === 0) return;
-    const ids = await changeLog.idsOfWrite(trx, scope.workspaceId, changes.length);
+    const ids = await changeLog.idsOfWrite(trx, scope.workspaceId, changes);
     const events: NewEvent[] = wanted.map((event) => ({
       uuid: randomUUID(),
       name: event.name,
       at,
       actor: scope.actor.email,
-      changes: changeRefs(event.changes.map((change) => ids[change.index] as number)),
+      changes: changeRefs(event.changes.map((change) => [change.index, ids[change.index] as number] as const)),
       webhookIds: event.webhookIds,
     }));
     await insertEvents(trx, scope.workspaceId, events, at);

@@ -1,4 +1,4 @@
-import type { RecordedChange } from '../changes/index.js';
+import { CHANGES_PER_ROW, changeId, type RecordedChange } from '../changes/index.js';
 
 /**
  * The body of an event's delivery, assembled around its changes' JSON text; the result is exactly
@@ -29,28 +29,38 @@ export function testBody(webhookId: string, workspaceId: number, at: string, id:
 }
 
 /**
- * An event stores which changes of the log it carries, as ranges of change ids (`{"r":[[a,b]]}`),
- * not the changes themselves: the write pays for a few ids, and the JSON is written when the
- * event is sent. The log's rows never change, so every attempt sends the same body. A stored
+ * An event stores which changes of the log it carries, as ranges of change ids
+ * (`{"c":[[first,last]]}`: every change of the workspace from `first` to `last`), not the changes
+ * themselves: the write pays for a few ids, and the JSON is written when the event is sent. The
+ * log's rows never change, so every attempt sends the same body. `changes` are the event's
+ * changes as `[index in the write, id]`: changes next to each other in the write are next to each
+ * other in the log (writers to one workspace take turns), so they make one range even where their
+ * ids are not consecutive numbers (the next row's first change follows the previous row's last).
+ * Events stored before a row could hold several changes name rows (`{"r":[[a,b]]}`); a stored
  * JSON array is taken as the changes themselves.
  */
-export function changeRefs(ids: readonly number[]): string {
+export function changeRefs(changes: readonly (readonly [number, number])[]): string {
   const ranges: [number, number][] = [];
-  for (const id of ids) {
+  let lastIndex = Number.NaN;
+  for (const [index, id] of changes) {
     const last = ranges.at(-1);
-    if (last && id === last[1] + 1) last[1] = id;
+    if (last && index === lastIndex + 1) last[1] = id;
     else ranges.push([id, id]);
+    lastIndex = index;
   }
-  return JSON.stringify({ r: ranges });
+  return JSON.stringify({ c: ranges });
 }
 
-export type ChangesById = (workspaceId: number, ids: readonly number[]) => Promise<RecordedChange[]>;
+export type ChangesInRanges = (
+  workspaceId: number,
+  ranges: readonly (readonly [number, number])[],
+) => Promise<RecordedChange[]>;
 
 /** The JSON array of an event's changes, from what the event stores. */
-export async function changesJson(stored: string, workspaceId: number, byIds: ChangesById): Promise<string> {
+export async function changesJson(stored: string, workspaceId: number, inRanges: ChangesInRanges): Promise<string> {
   if (stored.startsWith('[')) return stored;
-  const { r } = JSON.parse(stored) as { r: [number, number][] };
-  const ids: number[] = [];
-  for (const [from, to] of r) for (let id = from; id <= to; id += 1) ids.push(id);
-  return JSON.stringify(await byIds(workspaceId, ids));
+  const refs = JSON.parse(stored) as { c?: [number, number][]; r?: [number, number][] };
+  const ranges =
+    refs.c ?? (refs.r ?? []).map(([from, to]) => [changeId(from, 0), changeId(to, CHANGES_PER_ROW - 1)] as const);
+  return JSON.stringify(await inRanges(workspaceId, ranges));
 }

@@ -5,7 +5,7 @@ import type { WebhooksConfig } from '../../config.js';
 import type { DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import * as outbox from './outbox.repository.js';
-import { type ChangesById, changesJson, eventBody } from './webhooks.body.js';
+import { type ChangesInRanges, changesJson, eventBody } from './webhooks.body.js';
 import { LEASE_MS, nextAttemptAt } from './webhooks.retry.js';
 import { openKey, UNREADABLE_KEY } from './webhooks.secret.js';
 import { postSigned, type SendResult } from './webhooks.send.js';
@@ -33,11 +33,11 @@ export interface WebhookWorker {
 export function createWebhookWorker(deps: {
   db: Kysely<Database>;
   dialect: DialectName;
-  byIds: ChangesById;
+  inRanges: ChangesInRanges;
   config: WebhooksConfig;
   log: Logger;
 }): WebhookWorker {
-  const { db, dialect, byIds, config, log } = deps;
+  const { db, dialect, inRanges, config, log } = deps;
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const active = new Set<Promise<void>>();
   let stopping = false;
@@ -195,7 +195,7 @@ export function createWebhookWorker(deps: {
             if (stopping) break;
             let json = changes.get(claimed.eventUuid);
             if (!json) {
-              json = changesJson(claimed.changes, claimed.workspaceId, byIds);
+              json = changesJson(claimed.changes, claimed.workspaceId, inRanges);
               json.catch(() => {});
               changes.set(claimed.eventUuid, json);
             }

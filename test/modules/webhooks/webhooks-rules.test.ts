@@ -148,20 +148,39 @@ it('writes the body exactly as JSON.stringify of its payload', () => {
   });
 });
 
-it("stores an event's changes as ranges of change ids, and reads them back in order", async () => {
-  const stored = changeRefs([4, 5, 6, 9, 11, 12]);
+it("stores an event's changes as ranges of the log, and reads them back in order", async () => {
+  // [index in the write, change id]: the write's changes 0-2 share a row (4000-4002), 3 is the
+  // next row's first (5000), 5 and 6 follow after a change the event does not carry.
+  const stored = changeRefs([
+    [0, 4000],
+    [1, 4001],
+    [2, 4002],
+    [3, 5000],
+    [5, 7000],
+    [6, 7001],
+  ]);
   expect(JSON.parse(stored)).toEqual({
-    r: [
-      [4, 6],
-      [9, 9],
-      [11, 12],
+    c: [
+      [4000, 5000],
+      [7000, 7001],
     ],
   });
-  const asked: number[][] = [];
-  const json = await changesJson(stored, 1, async (_workspace, ids) => {
-    asked.push([...ids]);
-    return ids.map((id) => ({ id: String(id) }) as never);
+  const asked: (readonly (readonly [number, number])[])[] = [];
+  const json = await changesJson(stored, 1, async (_workspace, ranges) => {
+    asked.push(ranges);
+    return ranges.map(([from]) => ({ id: String(from) }) as never);
   });
-  expect(asked).toEqual([[4, 5, 6, 9, 11, 12]]);
-  expect(JSON.parse(json).map((c: { id: string }) => c.id)).toEqual(['4', '5', '6', '9', '11', '12']);
+  expect(asked).toEqual([
+    [
+      [4000, 5000],
+      [7000, 7001],
+    ],
+  ]);
+  expect(JSON.parse(json).map((c: { id: string }) => c.id)).toEqual(['4000', '7000']);
+  // An event stored when a row held one change names rows: every change of rows 4 to 6.
+  await changesJson(JSON.stringify({ r: [[4, 6]] }), 1, async (_workspace, ranges) => {
+    asked.push(ranges);
+    return [];
+  });
+  expect(asked.at(-1)).toEqual([[4000, 6999]]);
 });
