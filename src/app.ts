@@ -129,6 +129,9 @@ export async function buildApp(deps: AppDeps) {
     route.config = { ...route.config, auth, role: route.config?.role ?? leastRole(route.method, route.url) };
   });
 
+  // The search index is worked off in the background after writes: no pass outlives the app.
+  app.addHook('onClose', () => services.searchIndex.stop());
+
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorResponse);
   // Only JSON bodies: anything else is a 415.

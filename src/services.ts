@@ -22,10 +22,10 @@ import { createStyleguidesService } from './modules/styleguides/styleguides.serv
 import { createSwiftDriverService } from './modules/swift-driver/swift-driver.service.js';
 import { createTextItemsService } from './modules/text-items/text-items.service.js';
 import {
+  createSearchIndexer,
   createTextCascades,
   createTextsReader,
   type FieldLookupsLoader,
-  refreshSearchIndex,
   textPositions,
 } from './modules/texts/index.js';
 import { createVariablesService } from './modules/variables/variables.service.js';
@@ -47,8 +47,9 @@ export function createServices(
   } = {},
 ) {
   const writes = createWritePath(db);
-  // The search documents of the texts a write changed, built once each before it commits.
-  writes.beforeCommit(refreshSearchIndex);
+  // The search documents of the texts a write changed, built a moment after it commits.
+  const searchIndex = createSearchIndexer(db);
+  writes.afterCommit(() => searchIndex.scheduled());
   const history = createHistoryService({ db, writes, retentionDays: options.historyRetentionDays ?? 365 });
   const webhooks = createWebhooks({
     db,
@@ -125,6 +126,7 @@ export function createServices(
     db,
     folderDeveloperIds: folders.folderDeveloperIds,
     projectDeveloperIds: projects.projectDeveloperIds,
+    indexUpToDate: searchIndex.upToDate,
   });
   // Without a snapshot source (the CLI), an export reads query by query on the shared connection.
   const snapshot = options.snapshot ?? (async () => ({ db, close: async () => {} }));
@@ -168,6 +170,7 @@ export function createServices(
 
   return {
     writes,
+    searchIndex,
     backup,
     texts,
     swiftDriver,

@@ -24,12 +24,6 @@ export type ChangeSubscriber = (
   at: string,
 ) => Promise<void>;
 
-/**
- * Runs at the end of every write's transaction, whether or not it recorded changes: work the
- * database queued during the write and that must commit with it (the search index's documents).
- */
-export type BeforeCommit = (trx: Transaction<Database>) => Promise<void>;
-
 /** Told after a write committed, with the workspace's new revision. */
 export type CommitListener = (workspaceId: number, revision: number) => void;
 
@@ -43,7 +37,6 @@ export interface WritePath {
    */
   write<T>(scope: WriteScope, plan: (trx: Transaction<Database>) => Promise<PlannedWrite<T>>): Promise<T>;
   subscribe(subscriber: ChangeSubscriber): void;
-  beforeCommit(hook: BeforeCommit): void;
   /**
    * Called once a write has committed. This process's own next request must see its write at
    * once, without waiting for the database's announcement (see PrincipalCache).
@@ -56,16 +49,12 @@ export interface WritePath {
 export function createWritePath(db: Kysely<Database>): WritePath {
   const subscribers: ChangeSubscriber[] = [];
   const listeners: CommitListener[] = [];
-  const hooks: BeforeCommit[] = [];
   const committed = (workspaceId: number, revision: number) => {
     for (const listener of listeners) listener(workspaceId, revision);
   };
   return {
     subscribe(subscriber) {
       subscribers.push(subscriber);
-    },
-    beforeCommit(hook) {
-      hooks.push(hook);
     },
     afterCommit(listener) {
       listeners.push(listener);
@@ -81,7 +70,6 @@ export function createWritePath(db: Kysely<Database>): WritePath {
           await insertChanges(trx, scope, planned.changes, at);
           for (const subscriber of subscribers) await subscriber(trx, scope, planned.changes, at);
         }
-        for (const hook of hooks) await hook(trx);
         return { result: planned.result, revision };
       });
       if (revision !== undefined) committed(scope.workspaceId, revision);

@@ -19,12 +19,15 @@ export interface SearchDeps {
   db: Kysely<Database>;
   folderDeveloperIds: (executor: Executor, workspaceId: number) => Promise<Map<number, string>>;
   projectDeveloperIds: (executor: Executor, workspaceId: number) => Promise<Map<number, string>>;
+  /** Brings the index up to date with every committed write. */
+  indexUpToDate: () => Promise<void>;
 }
 
 /** Search across the text items and components of a workspace, in every variant. */
 export function createSearchService(deps: SearchDeps) {
   return {
     async search(workspaceId: number, q: string, limit: number): Promise<{ results: SearchResult[] }> {
+      await deps.indexUpToDate();
       const found = await searchTexts(deps.db, workspaceId, q, limit);
       if (found.length === 0) return { results: [] };
       const [folders, projects] = await Promise.all([

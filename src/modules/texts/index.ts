@@ -35,7 +35,13 @@ export { type FilterKey, type ParsedFilter, parseFilter } from './filter.parse.j
 export { detachInstances, detachTextItems, showInstances } from './instances.js';
 export { inCldrOrder, isPluralForm, PLURAL_FORMS, splitPluralRecordId } from './plurals.js';
 export { baseOwner, type Owner } from './records.js';
-export { type FoundText, refreshSearchIndex, searchTexts } from './search.repository.js';
+export {
+  createSearchIndexer,
+  type FoundText,
+  refreshSearchIndex,
+  type SearchIndexer,
+  searchTexts,
+} from './search.repository.js';
 // What other modules' writes do to texts.
 export { createTextCascades, type TextCascades } from './texts.cascades.js';
 export { type FieldLookups, type FieldLookupsLoader, textChanges } from './texts.fields.js';

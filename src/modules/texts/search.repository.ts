@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
-import type { Executor } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
 import type { TextKind } from './texts.types.js';
 
 /** A text a search found: enough to list it and open it. */
@@ -31,7 +31,7 @@ export function searchWords(q: string): string[] {
 /**
  * Texts of the workspace whose document (developer ID, name, text, notes, tags, and the text and
  * notes of every variant value) holds every word as a word prefix, best match first. The index is
- * kept by database triggers (migration 2026_11_25_703). The query's words are letters and digits
+ * kept by `createSearchIndexer`; call its `upToDate` first. The query's words are letters and digits
  * only and travel as one bound parameter, so no search syntax comes from the request.
  */
 export async function searchTexts(db: Executor, workspaceId: number, q: string, limit: number): Promise<FoundText[]> {
@@ -151,30 +151,99 @@ const POSTGRES_DOCUMENT_TEXT = sql`t.developer_id || ' ' || translate(t.develope
 const POSTGRES_DOCUMENT = sql`to_tsvector('simple', ${POSTGRES_DOCUMENT_TEXT})`;
 
 /**
- * Rebuilds the documents of the texts whose searchable columns changed in this transaction. The
- * database's triggers queue their ids in `text_search_queue` (migration 2026_11_26_100); the write
- * path calls this before every commit, so each text's document is built once per write, however
- * many of its rows the write touched, and the index still changes with the text. A deleted text's
- * document is already gone; its queued id rebuilds nothing.
+ * Rebuilds the documents of every queued text, in the caller's transaction, and empties the
+ * queue: a restore calls it so that the workspace it wrote is searchable when it commits.
  */
 export async function refreshSearchIndex(db: Executor): Promise<void> {
+  while ((await indexQueued(db, Number.MAX_SAFE_INTEGER)) > 0) {}
+}
+
+/**
+ * Takes up to `batch` texts off the queue and rebuilds their documents, in the caller's
+ * transaction. Answers how many it took. A deleted text's document is already gone (SQLite's
+ * trigger, PostgreSQL's foreign key); its queued id rebuilds nothing.
+ */
+async function indexQueued(db: Executor, batch: number): Promise<number> {
   if (dialectOf(db) === 'postgres') {
-    // Only the ids this transaction takes off the queue: another writer's are not ours to clear.
-    const { rows } = await sql<{ text_id: number }>`delete from text_search_queue returning text_id`.execute(db);
-    if (rows.length === 0) return;
+    // A text another transaction is taking off the queue waits for it, then is gone from here.
+    const { rows } = await sql<{ text_id: number }>`delete from text_search_queue
+      where text_id in (select text_id from text_search_queue order by text_id limit ${batch})
+      returning text_id`.execute(db);
+    if (rows.length === 0) return 0;
     const ids = rows.map((row) => row.text_id);
     await sql`delete from text_search where text_id = any(${ids}::integer[])`.execute(db);
     await sql`insert into text_search (text_id, workspace_id, document)
       select t.id, t.workspace_id, ${POSTGRES_DOCUMENT} from texts t where t.id = any(${ids}::integer[])`.execute(db);
-    return;
+    return ids.length;
   }
-  // One writer at a time: the queue holds this transaction's ids only.
-  const queued = await sql<{ queued: number }>`select exists (select 1 from text_search_queue) as queued`.execute(db);
-  if (!queued.rows[0]?.queued) return;
-  await sql`delete from text_search where rowid in (select text_id from text_search_queue)`.execute(db);
+  const { rows } = await sql<{
+    text_id: number;
+  }>`select text_id from text_search_queue order by text_id limit ${batch}`.execute(db);
+  if (rows.length === 0) return 0;
+  const ids = JSON.stringify(rows.map((row) => row.text_id));
+  await sql`delete from text_search where rowid in (select value from json_each(${ids}))`.execute(db);
   await sql`insert into text_search (rowid, workspace_id, document)
-    select t.id, t.workspace_id, ${SQLITE_DOCUMENT} from texts t where t.id in (select text_id from text_search_queue)`.execute(
+    select t.id, t.workspace_id, ${SQLITE_DOCUMENT} from texts t where t.id in (select value from json_each(${ids}))`.execute(
     db,
   );
-  await sql`delete from text_search_queue`.execute(db);
+  await sql`delete from text_search_queue where text_id in (select value from json_each(${ids}))`.execute(db);
+  return rows.length;
 }
+
+/** Texts indexed per transaction when the queue is worked off: a turn of the event loop between. */
+const INDEX_BATCH = 1000;
+/** How long after a write the queue is worked off, so that writes in quick succession share it. */
+const INDEX_DELAY_MS = 25;
+
+/**
+ * Keeps the search index up to date outside the writes. The database's triggers queue the id of
+ * every text a write changes, in the write's transaction (migration 2026_11_26_100); the queue
+ * is worked off shortly after each write commits (`scheduled`), a batch per transaction, and
+ * `upToDate` works off whatever is left before a search reads the index. So a search sees every
+ * write committed before it began, on this server or another one, and a write does not pay for
+ * tokenising its texts. Texts that change again before they are indexed are indexed once.
+ */
+export function createSearchIndexer(db: Kysely<Database>) {
+  let running: Promise<void> = Promise.resolve();
+  let timer: NodeJS.Timeout | null = null;
+  let stopped = false;
+
+  const workOff = async () => {
+    for (;;) {
+      const empty = (await sql`select 1 as queued from text_search_queue limit 1`.execute(db)).rows.length === 0;
+      if (empty) return;
+      const taken = await db.transaction().execute((trx) => indexQueued(trx, INDEX_BATCH));
+      if (taken < INDEX_BATCH) return;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  };
+  // One pass at a time in this process; a caller waits for the pass under way, then for its own.
+  const pass = () => {
+    running = running.then(workOff, workOff);
+    return running;
+  };
+
+  return {
+    /** Every text changed by a write committed before the call is indexed when this settles. */
+    upToDate: (): Promise<void> => pass(),
+    /** Called after every write: the queue is worked off a moment later, off the request's path. */
+    scheduled(): void {
+      if (timer !== null || stopped) return;
+      timer = setTimeout(() => {
+        timer = null;
+        // A pass that fails (the database going away) leaves the queue for the next one.
+        pass().catch(() => {});
+      }, INDEX_DELAY_MS);
+      timer.unref();
+    },
+    /** No pass is started in the background after this (`upToDate` still works off the queue); answers once the pass under way, if any, has ended. */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+      await running.catch(() => {});
+    },
+  };
+}
+
+export type SearchIndexer = ReturnType<typeof createSearchIndexer>;

@@ -1,7 +1,29 @@
-import { describe, expect, it } from 'vitest';
-import { createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
+import { sql } from 'kysely';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../../../src/app.js';
+import { openDatabase } from '../../../src/db/database.js';
+import { servicesFor } from '../../../src/services.js';
+import { apiClient, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 
 const ctx = await setupApp();
+
+/** Another server on the same database, whose search index is never worked off in the background. */
+async function serverWithoutIndexing() {
+  const database = openDatabase(ctx.config.database);
+  const services = servicesFor(ctx.config, database);
+  await services.searchIndex.stop();
+  const app = await buildApp({ config: ctx.config, database, services, logger: false });
+  await app.ready();
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+  return app;
+}
+const quiet = await serverWithoutIndexing();
+
+const queued = async () =>
+  Number((await sql<{ n: number }>`select count(*) as n from text_search_queue`.execute(ctx.database.db)).rows[0]?.n);
 
 async function seed(ws: Workspace): Promise<void> {
   const calls = [
@@ -147,6 +169,43 @@ describe('GET /v2/search', () => {
     expect(refused.status).toBe(400);
     expect(await ids(ws, 'draft')).toEqual([]);
     expect(await ids(ws, 'guardar')).toEqual(['component:save']);
+  });
+
+  it('finds what another server wrote the moment it is acknowledged, and indexes it in the background', async () => {
+    const ws = await createWorkspace(ctx);
+    await seed(ws);
+    await ctx.services.searchIndex.upToDate();
+    expect(await queued()).toBe(0);
+    // Written through a server that never indexes by itself (as if it stopped right after the
+    // write): the texts wait in the queue, and a search on either server finds them.
+    const onQuiet = apiClient(quiet, ws.key);
+    const created = await onQuiet.post('components', {
+      components: [
+        { developerId: 'refund', text: 'Refund the order', variants: [{ variantId: 'fr', text: 'Rembourser' }] },
+      ],
+    });
+    expect(created.status).toBe(201);
+    expect(await queued()).toBe(1);
+    expect(await ids(ws, 'rembourser')).toEqual(['component:refund']);
+    expect(await queued()).toBe(0);
+    const renamed = await onQuiet.patch('components', {
+      updates: [{ developerId: 'refund', text: 'Give the money back' }],
+    });
+    expect(renamed.status).toBe(200);
+    const res = await onQuiet.get('search?q=money');
+    expect(res.body.results.map((r: { developerId: string }) => r.developerId)).toEqual(['refund']);
+    // A write through a server that indexes: its queue is worked off shortly after, with no search.
+    const again = await ws.api.patch('components', { updates: [{ developerId: 'refund', text: 'Refund it' }] });
+    expect(again.status).toBe(200);
+    const until = Date.now() + 10_000;
+    while ((await queued()) > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(await queued()).toBe(0);
+    const found = await sql<{ n: number }>`select count(*) as n from texts where developer_id = 'refund'`.execute(
+      ctx.database.db,
+    );
+    expect(Number(found.rows[0]?.n)).toBe(1);
+    expect(await ids(ws, 'refund')).toEqual(['component:refund']);
+    expect(await ids(ws, 'money')).toEqual([]);
   });
 
   it("never shows another workspace's texts; a query without words finds nothing; no q is a 400", async () => {
