@@ -6,7 +6,72 @@ import type { Change, ChangeAction, ChangeKind, FieldChanges } from './changes.t
  */
 export type Fields = Readonly<Record<string, unknown>>;
 
-const same = (a: unknown, b: unknown) => a === b || JSON.stringify(a) === JSON.stringify(b);
+/** Whether two values are equal as JSON. */
+const same = (a: unknown, b: unknown) => a === b || (sameJson(a, b) ?? JSON.stringify(a) === JSON.stringify(b));
+
+const isPlainObject = (value: object) => {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+};
+
+/**
+ * `same` without serialising the values fields hold (strings, numbers, lists, plural forms),
+ * compared as their JSON would be: lists item by item, objects key by key in order. Undefined
+ * when a value needs JSON's own rules (an undefined member, a non-finite number, a class
+ * instance): the caller then compares the JSON.
+ */
+function sameJson(a: unknown, b: unknown): boolean | undefined {
+  if (a === b) return true;
+  const kindA = jsonKind(a);
+  const kindB = jsonKind(b);
+  if (kindA === undefined || kindB === undefined) return undefined;
+  if (kindA !== kindB || kindA === 'scalar') return false;
+  if (kindA === 'array') {
+    const listA = a as unknown[];
+    const listB = b as unknown[];
+    if (listA.length !== listB.length) return false;
+    for (let i = 0; i < listA.length; i += 1) {
+      const equal = sameJson(listA[i], listB[i]);
+      if (equal !== true) return equal;
+    }
+    return true;
+  }
+  const objectA = a as Record<string, unknown>;
+  const objectB = b as Record<string, unknown>;
+  const keys = Object.keys(objectA);
+  const keysB = Object.keys(objectB);
+  // A member JSON leaves out (undefined, a function): let JSON decide.
+  if (keys.some((k) => leftOut(objectA[k])) || keysB.some((k) => leftOut(objectB[k]))) return undefined;
+  if (keys.length !== keysB.length) return false;
+  for (let i = 0; i < keys.length; i += 1) {
+    const key = keys[i] as string;
+    if (key !== keysB[i]) return false;
+    const equal = sameJson(objectA[key], objectB[key]);
+    if (equal !== true) return equal;
+  }
+  return true;
+}
+
+const leftOut = (value: unknown) => value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
+/** A JSON value's kind, or undefined for what JSON writes by its own rules. */
+function jsonKind(value: unknown): 'scalar' | 'array' | 'object' | undefined {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return 'scalar';
+    case 'number':
+      return Number.isFinite(value) ? 'scalar' : undefined;
+    case 'object':
+      if (value === null) return 'scalar';
+      if (Array.isArray(value)) return 'array';
+      return isPlainObject(value) && typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+        ? 'object'
+        : undefined;
+    default:
+      return undefined;
+  }
+}
 
 /** Moving between containers: a change of only these fields is `moved`. */
 const PLACEMENT = new Set(['folderId', 'blockId']);
