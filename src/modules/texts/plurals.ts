@@ -7,9 +7,12 @@ const FORM_RANK = new Map(PLURAL_FORMS.map((form, index) => [form, index]));
 
 export const isPluralForm = (value: string): value is PluralForm => FORM_RANK.has(value as PluralForm);
 
-/** Plural forms in CLDR order, whatever order they were stored in. */
+const rankOf = (plural: StoredPlural) => FORM_RANK.get(plural.form) ?? 0;
+
+/** Plural forms in CLDR order, whatever order they were stored in (a copy; most are stored in order, and then not sorted). */
 export function inCldrOrder(plurals: readonly StoredPlural[]): StoredPlural[] {
-  return [...plurals].sort((a, b) => (FORM_RANK.get(a.form) ?? 0) - (FORM_RANK.get(b.form) ?? 0));
+  const ordered = plurals.every((plural, i) => i === 0 || rankOf(plurals[i - 1] as StoredPlural) <= rankOf(plural));
+  return ordered ? [...plurals] : [...plurals].sort((a, b) => rankOf(a) - rankOf(b));
 }
 
 /** The developer ID of the record of one plural form (`cart_one`: clients write these ids into files verbatim, so the suffix comes from the server). */

@@ -1,8 +1,8 @@
 import type { Executor } from '../../db/schema.js';
 import type { Change, ChangeKind } from '../changes/index.js';
-import { changeOf, type Fields } from '../changes/index.js';
+import { changeOf, type Fields, type RecordIdentity } from '../changes/index.js';
 import { inCldrOrder } from './plurals.js';
-import type { PluralText, TextEntity, TextKind, VariantValue } from './texts.types.js';
+import type { Component, PluralText, TextEntity, TextItem, TextKind, TextValue, VariantValue } from './texts.types.js';
 
 /**
  * Components and text items as the change log records them: fields named as in their GET
@@ -39,69 +39,183 @@ const pluralsField = (plurals: readonly PluralText[] | null) =>
 
 const ref = (map: ReadonlyMap<number, string>, id: number | null) => (id === null ? null : (map.get(id) ?? null));
 
-/** The base text's fields. */
-export function baseFields(entity: TextEntity, lookups: FieldLookups): Fields {
-  const common = {
-    text: entity.text,
-    richText: entity.richText,
-    plurals: pluralsField(entity.plurals),
-    notes: entity.notes,
-    characterLimit: entity.characterLimit,
-    tags: entity.tags,
-    integrated: entity.integrated,
-    variableIds: entity.variableIds.flatMap((id) => lookups.variables.get(id) ?? []),
-    status: entity.status,
-    assignee: ref(lookups.users, entity.assigneeId),
-  };
-  if (entity.kind === 'component') {
-    return { name: entity.name, folderId: ref(lookups.folders, entity.folderId), ...common };
-  }
-  return {
-    projectId: ref(lookups.containers, entity.projectId),
-    blockId: ref(lookups.blocks, entity.blockId),
-    baseTextItemId: ref(lookups.texts, entity.baseTextItemId),
-    componentId: ref(lookups.texts, entity.componentId),
-    ...common,
-  };
+/**
+ * One field of a record as the log shows it: `value` reads the entity's own value (a row id, a
+ * stored list), `shown` turns it into the field (a developer ID, plurals in CLDR order). The
+ * entity's value is the field's identity: when a write leaves it the very same (`===`, as an
+ * update leaves every property it does not set), the field did not change and is not computed.
+ */
+interface Field<E> {
+  name: string;
+  value: (entity: E) => unknown;
+  shown?: (value: never, lookups: FieldLookups) => unknown;
 }
 
+const field = <E, V>(
+  name: string,
+  value: (entity: E) => V,
+  shown?: (value: V, lookups: FieldLookups) => unknown,
+): Field<E> => ({ name, value, shown: shown as Field<E>['shown'] });
+
+/** The content fields of the base text and of every variant value, in the order records list them. */
+const content = {
+  text: field('text', (e: TextValue) => e.text),
+  richText: field('richText', (e: TextValue) => e.richText),
+  plurals: field('plurals', (e: TextValue) => e.plurals, pluralsField),
+  notes: field('notes', (e: TextValue) => e.notes),
+  characterLimit: field('characterLimit', (e: TextValue) => e.characterLimit),
+  status: field('status', (e: TextValue) => e.status),
+  assignee: field(
+    'assignee',
+    (e: TextValue) => e.assigneeId,
+    (id, l) => ref(l.users, id),
+  ),
+};
+
+/** What components and text items both have, after their own fields. */
+const COMMON_FIELDS: readonly Field<TextEntity>[] = [
+  content.text,
+  content.richText,
+  content.plurals,
+  content.notes,
+  content.characterLimit,
+  field('tags', (e: TextEntity) => e.tags),
+  field('integrated', (e: TextEntity) => e.integrated),
+  field(
+    'variableIds',
+    (e: TextEntity) => e.variableIds,
+    (ids, l) => ids.flatMap((id) => l.variables.get(id) ?? []),
+  ),
+  content.status,
+  content.assignee,
+];
+
+const COMPONENT_FIELDS: readonly Field<Component>[] = [
+  field('name', (e: Component) => e.name),
+  field(
+    'folderId',
+    (e: Component) => e.folderId,
+    (id, l) => ref(l.folders, id),
+  ),
+  ...COMMON_FIELDS,
+];
+
+const TEXT_ITEM_FIELDS: readonly Field<TextItem>[] = [
+  field(
+    'projectId',
+    (e: TextItem) => e.projectId,
+    (id, l) => ref(l.containers, id),
+  ),
+  field(
+    'blockId',
+    (e: TextItem) => e.blockId,
+    (id, l) => ref(l.blocks, id),
+  ),
+  field(
+    'baseTextItemId',
+    (e: TextItem) => e.baseTextItemId,
+    (id, l) => ref(l.texts, id),
+  ),
+  field(
+    'componentId',
+    (e: TextItem) => e.componentId,
+    (id, l) => ref(l.texts, id),
+  ),
+  ...COMMON_FIELDS,
+];
+
 /** A variant value's own fields (tags and variables are the base's). */
-export function variantFields(value: VariantValue, lookups: FieldLookups): Fields {
-  return {
-    text: value.text,
-    richText: value.richText,
-    plurals: pluralsField(value.plurals),
-    notes: value.notes,
-    characterLimit: value.characterLimit,
-    status: value.status,
-    assignee: ref(lookups.users, value.assigneeId),
-  };
+const VARIANT_FIELDS: readonly Field<VariantValue>[] = [
+  content.text,
+  content.richText,
+  content.plurals,
+  content.notes,
+  content.characterLimit,
+  content.status,
+  content.assignee,
+];
+
+const shownValue = <E>(f: Field<E>, entity: E, lookups: FieldLookups): unknown => {
+  const value = f.value(entity);
+  return f.shown ? f.shown(value as never, lookups) : value;
+};
+
+/** Every field of one record: what a create or a delete lists. */
+function allFields<E>(fields: readonly Field<E>[], entity: E, lookups: FieldLookups): Fields {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) out[f.name] = shownValue(f, entity, lookups);
+  return out;
 }
 
 /**
+ * The change of one record between two states (null: not there). An update compares only the
+ * fields whose entity values are not the very same; `changeOf` decides, so the change is what a
+ * comparison of every field would give.
+ */
+function recordChange<E>(
+  identity: RecordIdentity,
+  fields: readonly Field<E>[],
+  before: E | null,
+  after: E | null,
+  lookups: FieldLookups,
+): Change | null {
+  if (before === null || after === null) {
+    return changeOf(identity, before && allFields(fields, before, lookups), after && allFields(fields, after, lookups));
+  }
+  if (before === after) return null;
+  let was: Record<string, unknown> | null = null;
+  let is: Record<string, unknown> | null = null;
+  for (const f of fields) {
+    if (f.value(before) === f.value(after)) continue;
+    was ??= {};
+    is ??= {};
+    was[f.name] = shownValue(f, before, lookups);
+    is[f.name] = shownValue(f, after, lookups);
+  }
+  return was && is ? changeOf(identity, was, is) : null;
+}
+
+const fieldsOf = (kind: TextKind) =>
+  (kind === 'component' ? COMPONENT_FIELDS : TEXT_ITEM_FIELDS) as readonly Field<TextEntity>[];
+
+/** The base text's fields. */
+export const baseFields = (entity: TextEntity, lookups: FieldLookups): Fields =>
+  allFields(fieldsOf(entity.kind), entity, lookups);
+
+/** A variant value's own fields (tags and variables are the base's). */
+export const variantFields = (value: VariantValue, lookups: FieldLookups): Fields =>
+  allFields(VARIANT_FIELDS, value, lookups);
+
+/**
  * The changes of one text between two states (null: not there): its base record, then one per
- * variant value that appeared, changed or went. Unchanged parts record nothing.
+ * variant value that appeared, changed or went (in the order of `before`, then the new ones).
+ * Unchanged parts record nothing; an update that leaves a variant value the same object (every
+ * value but the one a PATCH targets) is not compared at all.
  */
 export function textChanges(before: TextEntity | null, after: TextEntity | null, lookups: FieldLookups): Change[] {
   const entity = (after ?? before) as TextEntity;
-  const identity = {
-    kind: changeKindOf(entity.kind),
-    ref: textRef(entity.kind, entity.id),
+  const kind = changeKindOf(entity.kind);
+  const textRefOf = textRef(entity.kind, entity.id);
+  const identity = (variantId: number | null): RecordIdentity => ({
+    kind,
+    ref: textRefOf,
     developerId: entity.developerId,
-  };
+    variantId: variantId === null ? null : (lookups.variants.get(variantId) ?? null),
+  });
   const out: Change[] = [];
-  const base = changeOf(identity, before && baseFields(before, lookups), after && baseFields(after, lookups));
+  const base = recordChange(identity(null), fieldsOf(entity.kind), before, after, lookups);
   if (base) out.push(base);
-  const was = new Map((before?.variants ?? []).map((v) => [v.variantId, v]));
-  const is = new Map((after?.variants ?? []).map((v) => [v.variantId, v]));
-  for (const variantId of new Set([...was.keys(), ...is.keys()])) {
-    const old = was.get(variantId);
-    const now = is.get(variantId);
-    const change = changeOf(
-      { ...identity, variantId: lookups.variants.get(variantId) ?? null },
-      old ? variantFields(old, lookups) : null,
-      now ? variantFields(now, lookups) : null,
-    );
+  const was = before?.variants ?? [];
+  const is = after?.variants ?? [];
+  for (const old of was) {
+    const now = is.find((v) => v.variantId === old.variantId) ?? null;
+    if (old === now) continue;
+    const change = recordChange(identity(old.variantId), VARIANT_FIELDS, old, now, lookups);
+    if (change) out.push(change);
+  }
+  for (const now of is) {
+    if (was.some((v) => v.variantId === now.variantId)) continue;
+    const change = recordChange(identity(now.variantId), VARIANT_FIELDS, null, now, lookups);
     if (change) out.push(change);
   }
   return out;

@@ -160,6 +160,68 @@ describe('history of text items', () => {
     expect(deleted.fields.notes).toEqual({ before: 'Shown once', after: null });
   });
 
+  it('records only what a PATCH changes: one variant value, plurals in another order, reordered tags', async () => {
+    const ws = await createWorkspace(ctx);
+    await project(ws);
+    await ok(ws.api.post('variants', { variants: ['fr', 'de'].map((id) => ({ name: id, developerId: id })) }), 201);
+    const plurals = (one: string, other: string) => [
+      { form: 'one', text: one },
+      { form: 'other', text: other },
+    ];
+    await ok(
+      ws.api.post('textItems', {
+        projectId: 'app',
+        textItems: [
+          {
+            developerId: 'cart',
+            text: 'One item',
+            plurals: plurals('One item', 'Many items'),
+            tags: ['a', 'b'],
+            variants: [
+              { variantId: 'fr', text: 'Un article', plurals: plurals('Un article', 'Des articles') },
+              { variantId: 'de', text: 'Ein Artikel' },
+            ],
+          },
+        ],
+      }),
+      201,
+    );
+    const start = Number((await history(ws, '?limit=1'))[0].id);
+    const since = async () => (await history(ws)).filter((c) => Number(c.id) > start);
+
+    // One variant value: the base and the other value record nothing.
+    await ok(ws.api.patch('textItems', { variantId: 'fr', updates: [{ developerId: 'cart', status: 'WIP' }] }));
+    // What the text already has records nothing.
+    await ok(ws.api.patch('textItems', { variantId: 'de', updates: [{ developerId: 'cart', status: 'NONE' }] }));
+    await ok(
+      ws.api.patch('textItems', { updates: [{ developerId: 'cart', plurals: plurals('One item', 'Many items') }] }),
+    );
+    // The same forms in another order: plurals show in CLDR order, so only the display text changes.
+    await ok(
+      ws.api.patch('textItems', {
+        updates: [
+          {
+            developerId: 'cart',
+            plurals: [
+              { form: 'other', text: 'Many items' },
+              { form: 'one', text: 'One item' },
+            ],
+          },
+        ],
+      }),
+    );
+    await ok(ws.api.patch('textItems', { updates: [{ developerId: 'cart', tags: ['b', 'a'] }] }));
+
+    const [tags, reordered, status, ...rest] = await since();
+    expect(rest).toEqual([]);
+    expect(status).toMatchObject({ variantId: 'fr', action: 'updated' });
+    expect(status.fields).toEqual({ status: { before: 'NONE', after: 'WIP' } });
+    expect(reordered).toMatchObject({ variantId: null, action: 'updated' });
+    expect(reordered.fields).toEqual({ text: { before: 'One item', after: 'Many items' } });
+    expect(tags).toMatchObject({ variantId: null, action: 'updated' });
+    expect(tags.fields).toEqual({ tags: { before: ['a', 'b'], after: ['b', 'a'] } });
+  });
+
   it('records a rejected batch as nothing', async () => {
     const ws = await createWorkspace(ctx);
     await project(ws);
