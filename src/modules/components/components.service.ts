@@ -109,7 +109,7 @@ export function createComponentsService(deps: ComponentsDeps) {
     const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
     const movesToFolder = input.updates.some((u) => u.folderId != null && u.folderId !== ROOT);
     const tree = movesToFolder ? await deps.folders.loadFolderTree(trx, workspaceId) : null;
-    const existing = await takenPluralIds(trx, workspaceId, 'component', ids);
+    const existing = await takenPluralIds(trx, workspaceId, 'component', input.updates, variant);
     const plans = planUpdates(
       input.updates,
       new Map(entities.map((e) => [e.developerId, e])),

@@ -22,6 +22,7 @@ import {
   loadTextsByDeveloperIds,
   loadWriteContext,
   namesOfNewTexts,
+  type PluralsUpdate,
   parseFilter,
   plannedCreate,
   plannedUpdates,
@@ -136,7 +137,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
   async function applyUpdates(
     scope: WriteScope,
     input: { variantId?: string; forceVariantCreation?: boolean; richText?: 'html' },
-    developerIds: readonly string[],
+    updates: readonly PluralsUpdate[],
     variables: readonly string[],
     moves: boolean,
     plan: (variant: VariantRow | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
@@ -145,8 +146,9 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const { workspaceId } = scope;
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
     await writes.write(scope, async (trx) => {
+      const developerIds = updates.map((u) => u.developerId);
       await assertIfMatch(trx, workspaceId, 'text_item', developerIds, ifMatch);
-      return updatesIn(trx, workspaceId, input, developerIds, variables, moves, plan, userIds);
+      return updatesIn(trx, workspaceId, input, updates, variables, moves, plan, userIds);
     });
   }
 
@@ -155,13 +157,14 @@ export function createTextItemsService(deps: TextItemsDeps) {
     trx: Transaction<Database>,
     workspaceId: number,
     input: { variantId?: string; forceVariantCreation?: boolean; richText?: 'html' },
-    developerIds: readonly string[],
+    updates: readonly PluralsUpdate[],
     variables: readonly string[],
     moves: boolean,
     plan: (variant: VariantRow | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
     userIds: ReadonlyMap<string, number>,
   ): Promise<PlannedWrite<undefined>> {
     const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
+    const developerIds = updates.map((u) => u.developerId);
     const items = await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
     // An instance as it shows: a variant value it gains starts from the text it shows.
     const entities = await showInstances(trx, workspaceId, items);
@@ -170,7 +173,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const projectIds = [...new Set(entities.map(({ entity }) => entity.projectId))];
     const blocks = await deps.blocks.loadBlocks(trx, workspaceId, projectIds);
     const byKey = new Map([...blocks.values()].map((b) => [`${b.projectId}:${b.developerId}`, b]));
-    const existing = await takenPluralIds(trx, workspaceId, 'text_item', developerIds);
+    const existing = await takenPluralIds(trx, workspaceId, 'text_item', updates, variant);
     const positions = new Map<number, number>();
     if (moves) {
       for (const projectId of projectIds) {
@@ -215,7 +218,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
           trx,
           workspaceId,
           options,
-          updates.map((u) => u.developerId),
+          updates,
           updates.flatMap((u) => u.variables ?? []),
           false,
           (variant, context, targets) => planTextItemUpdates(updates, variant, context, targets),
@@ -229,7 +232,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     applyUpdates(
       scope,
       input,
-      input.updates.map((u) => u.developerId),
+      input.updates,
       input.updates.flatMap((u) => u.variables ?? []),
       input.updates.some((u) => u.blockId !== undefined),
       (variant, context, targets) => planTextItemUpdates(input.updates, variant, context, targets),
@@ -238,17 +241,10 @@ export function createTextItemsService(deps: TextItemsDeps) {
 
   /** The deprecated PUT: its updates become PATCH updates, its plural operations whole lists. */
   const put = (scope: WriteScope, input: PutTextItemsInput) =>
-    applyUpdates(
-      scope,
-      input,
-      input.updates.map((u) => u.developerId),
-      [],
-      false,
-      (variant, context, targets) => {
-        const { updates, deferred } = translatePut(input.updates, targets.entities, variant, context);
-        return planTextItemUpdates(updates, variant, context, targets, deferred);
-      },
-    );
+    applyUpdates(scope, input, input.updates, [], false, (variant, context, targets) => {
+      const { updates, deferred } = translatePut(input.updates, targets.entities, variant, context);
+      return planTextItemUpdates(updates, variant, context, targets, deferred);
+    });
 
   /** Deletes text items, all or none; items deriving from a deleted base item lose the link. */
   async function remove(scope: WriteScope, developerIds: readonly string[]): Promise<void> {

@@ -150,6 +150,7 @@ export function planUpdates<U extends ContentUpdateInput>(
     if (rules.own) Object.assign(changes, rules.own(u, entity, at));
     const variables = u.variables === undefined ? null : variableIds(context, u.variables, `${at}.variables`);
 
+    // Only these updates are asked about: `takenPluralIds` loads the taken ids for no others.
     if (pluralsChange) {
       const variantPlurals = entity.variants.map((v) => (v.variantId === variantValue?.variantId ? null : v.plurals));
       const forms = pluralFormsOf([basePlurals, variantValue?.plurals, ...variantPlurals]);

@@ -62,14 +62,27 @@ export async function requireTexts<K extends TextKind>(
   return entities;
 }
 
-/** Which `<id>_<form>` developer IDs exist already: plural forms an update adds may not take them. */
+/** An update as far as plural forms go: PATCH's list, PUT's operations. */
+export interface PluralsUpdate {
+  developerId: string;
+  plurals?: unknown;
+}
+
+/**
+ * Which `<id>_<form>` developer IDs exist already: plural forms an update adds may not take them.
+ * Only an update that sets plurals can add forms, or any update of a variant value (a text that
+ * lacks the value gains it, with the base's plurals): `planUpdates` asks about no other.
+ */
 export function takenPluralIds(
   trx: Executor,
   workspaceId: number,
   kind: TextKind,
-  developerIds: readonly string[],
+  updates: readonly PluralsUpdate[],
+  variant: VariantRow | null,
 ): Promise<Set<string>> {
-  const pluralIds = developerIds.flatMap((id) => PLURAL_FORMS.map((form) => `${id}_${form}`));
+  const adding = variant ? updates : updates.filter((u) => u.plurals !== undefined);
+  if (adding.length === 0) return Promise.resolve(new Set());
+  const pluralIds = adding.flatMap((u) => PLURAL_FORMS.map((form) => `${u.developerId}_${form}`));
   return existingDeveloperIds(trx, workspaceId, kind, pluralIds);
 }
 

@@ -152,6 +152,26 @@ describe('PATCH /v2/textItems errors, all or nothing', () => {
     expect(await list(ws, { ...all, bases: [{ id: 'core' }] })).toEqual(before);
   });
 
+  it('plurals whose record id another item has are a 400 naming both, with or without variantId', async () => {
+    const ws = await populated();
+    await createItems(ws, { projectId: 'app' }, [{ developerId: 'plain_other', text: 'x' }]);
+    const before = await list(ws, all);
+    const plurals = [
+      { form: 'one', text: 'Plain' },
+      { form: 'other', text: 'Plains' },
+    ];
+    const message = "updates[1]: the 'other' plural record of plain collides with plain_other";
+    const updates = [
+      { developerId: 'ok', status: 'REVIEW' },
+      { developerId: 'plain', plurals },
+    ];
+    expect(await failure(ws, 'patch', 'textItems', { updates })).toBe(message);
+    // `plain` lacks a German value: it gains one with these plurals.
+    expect(await failure(ws, 'patch', 'textItems', { updates, variantId: 'de' })).toBe(message);
+    expect(await list(ws, all)).toEqual(before);
+    await patchItems(ws, { updates: [{ developerId: 'plain', plurals: plurals.slice(0, 1) }] });
+  });
+
   it('an unknown variantId without forceVariantCreation is a 400', async () => {
     const ws = await populated();
     expect(
