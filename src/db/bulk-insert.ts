@@ -41,18 +41,28 @@ export async function bulkInsertReturning<R>(
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
   for (let start = 0; start < rows.length; start += perStatement) {
     const part = rows.slice(start, start + perStatement);
-    const parameters: unknown[] = [];
-    const tuples = part.map((row) => {
-      const slots = row.map((value) => {
-        parameters.push(value);
-        return postgres ? `$${parameters.length}` : '?';
-      });
-      return `(${slots.join(', ')})`;
-    });
-    const result = await executor.executeQuery<R>(CompiledQuery.raw(head + tuples.join(', ') + tail, parameters));
+    const parameters = new Array<unknown>(part.length * columns.length);
+    let next = 0;
+    for (const row of part) {
+      for (let column = 0; column < columns.length; column += 1) parameters[next++] = row[column];
+    }
+    const values = valueTuples(part.length, columns.length, postgres);
+    const result = await executor.executeQuery<R>(CompiledQuery.raw(head + values + tail, parameters));
     if (tail) out.push(...result.rows);
   }
   return out;
+}
+
+/** The `values` of `rows` tuples of `columns` parameters: `(?, ?), (?, ?)`, or `($1, $2), ($3, $4)` on PostgreSQL. */
+function valueTuples(rows: number, columns: number, postgres: boolean): string {
+  if (!postgres) return new Array(rows).fill(`(${new Array(columns).fill('?').join(', ')})`).join(', ');
+  const tuples = new Array<string>(rows);
+  for (let row = 0; row < rows; row += 1) {
+    const slots = new Array<string>(columns);
+    for (let column = 0; column < columns; column += 1) slots[column] = `$${row * columns + column + 1}`;
+    tuples[row] = `(${slots.join(', ')})`;
+  }
+  return tuples.join(', ');
 }
 
 /** `bulkInsert` of rows given as objects that all have the first row's keys, in that order. */
