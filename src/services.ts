@@ -38,7 +38,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 export function createServices(
   db: Kysely<Database>,
   options: {
-    changeToken?: () => string | null;
+    changeToken?: () => Promise<string | null> | null;
     historyRetentionDays?: number;
     webhooks?: WebhooksConfig;
     sessions?: Config['sessions'];

@@ -63,4 +63,57 @@ describe('two servers on one SQLite file', { timeout: 120_000 }, () => {
     expect(stale).toEqual([]);
     await Promise.all([a.stop(), b.stop()]);
   });
+
+  // Requests that reach a server together share one look at the database; each must still see
+  // every write acknowledged before it was sent, whatever else was in flight when it arrived.
+  it('a burst of conditional reads sent after a write on the other server are all fresh', async () => {
+    const path = tempSqlitePath('copydesk-multi-');
+    const operator = await operatorOn(path);
+    const { key } = await workspaceWithKey(operator);
+    const [a, b] = await Promise.all([
+      startServerProcess({ DATABASE_URL: path }),
+      startServerProcess({ DATABASE_URL: path }),
+    ]);
+    const loadAgent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const poll = (etag?: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const headers: Record<string, string> = { authorization: key };
+        if (etag) headers['if-none-match'] = etag;
+        const req = request(`${b.origin}/v2/statuses`, { headers, agent: loadAgent }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    // Eight connections keep B answering conditional reads the whole time.
+    let busy = true;
+    let etag = '';
+    const background = Array.from({ length: 8 }, async () => {
+      while (busy) await poll(etag || undefined);
+    });
+    const stale: string[] = [];
+    for (let round = 1; round <= 30; round++) {
+      const before = await fetch(`${b.origin}/v2/statuses`, { headers: { authorization: key } });
+      etag = before.headers.get('etag') ?? '';
+      await before.text();
+      const name = `Review ${round}`;
+      const put = await send(a, key, 'PUT', '/v2/statuses', {
+        body: JSON.stringify({ statuses: [{ id: 'NONE', name }] }),
+      });
+      expect(put.status, put.text).toBe(200);
+      const burst = await Promise.all(Array.from({ length: 10 }, () => poll(etag)));
+      for (const [i, after] of burst.entries()) {
+        if (after.status !== 200 || !after.text.includes(name))
+          stale.push(`round ${round}, read ${i}: ${after.status}`);
+      }
+    }
+    busy = false;
+    await Promise.all(background);
+    loadAgent.destroy();
+    expect(stale).toEqual([]);
+    await Promise.all([a.stop(), b.stop()]);
+  });
 });

@@ -41,7 +41,7 @@ export interface AccountsDeps {
   statuses: Pick<StatusesService, 'seedDefaults'>;
   styleguides: Pick<StyleguidesService, 'seedWorkspace'>;
   /** See DatabaseHandle.changeToken: when given, key lookups are memoised until the next write. */
-  changeToken?: () => string | null;
+  changeToken?: () => Promise<string | null> | null;
 }
 
 export function createAccountsService(deps: AccountsDeps) {
@@ -158,10 +158,14 @@ export function createAccountsService(deps: AccountsDeps) {
    * the database's change feed listens (see PrincipalCache).
    */
   async function findKey(hash: string): Promise<repo.ActiveKey | undefined> {
-    const token = changeToken();
-    if (token === null) return principals.lookup(hash, () => repo.findActiveKeyByHash(db, hash));
+    const pending = changeToken();
+    if (pending === null) return principals.lookup(hash, () => repo.findActiveKeyByHash(db, hash));
+    const token = await pending;
+    if (token === null) return repo.findActiveKeyByHash(db, hash);
     const memo = lookups.get(hash);
     if (memo && memo.token === token) return memo.row;
+    // Read after the token: a write in between leaves a newer row under an older token, which
+    // the next request's token then fails to match.
     const row = await repo.findActiveKeyByHash(db, hash);
     if (lookups.size >= MAX_MEMOISED_KEYS) lookups.clear();
     lookups.set(hash, { token, row });
