@@ -152,12 +152,16 @@ describe('history of text items', () => {
     expect(created.fields).toMatchObject({
       projectId: { before: null, after: 'app' },
       text: { before: null, after: 'Welcome' },
-      blockId: { before: null, after: null },
     });
+    // A create lists the fields it set: no block, no limit, no assignee.
+    for (const unset of ['blockId', 'characterLimit', 'assignee', 'richText'])
+      expect(created.fields).not.toHaveProperty(unset);
     expect(patched.fields).toEqual({ notes: { before: '', after: 'Shown once' } });
     expect(put.fields).toEqual({ tags: { before: [], after: ['home'] } });
     expect(moved.fields).toEqual({ blockId: { before: null, after: 'header' } });
     expect(deleted.fields.notes).toEqual({ before: 'Shown once', after: null });
+    expect(deleted.fields.blockId).toEqual({ before: 'header', after: null });
+    expect(deleted.fields).not.toHaveProperty('characterLimit');
   });
 
   it('records only what a PATCH changes: one variant value, plurals in another order, reordered tags', async () => {
