@@ -192,13 +192,18 @@ async function indexQueued(db: Executor, batch: number): Promise<number> {
 
 /** Texts indexed per transaction when the queue is worked off: a turn of the event loop between. */
 const INDEX_BATCH = 1000;
-/** How long after a write the queue is worked off, so that writes in quick succession share it. */
-const INDEX_DELAY_MS = 25;
+/**
+ * The queue is worked off once writes have paused this long, so that a burst of writes (an import,
+ * a script updating texts one request at a time) indexes each text once, at the end...
+ */
+const INDEX_IDLE_MS = 50;
+/** ...or this long after the first write of a burst that does not pause. */
+const INDEX_MAX_DELAY_MS = 1000;
 
 /**
  * Keeps the search index up to date outside the writes. The database's triggers queue the id of
  * every text a write changes, in the write's transaction (migration 2026_11_26_100); the queue
- * is worked off shortly after each write commits (`scheduled`), a batch per transaction, and
+ * is worked off in the background once writes pause (`scheduled`), a batch per transaction, and
  * `upToDate` works off whatever is left before a search reads the index. So a search sees every
  * write committed before it began, on this server or another one, and a write does not pay for
  * tokenising its texts. Texts that change again before they are indexed are indexed once.
@@ -206,6 +211,8 @@ const INDEX_DELAY_MS = 25;
 export function createSearchIndexer(db: Kysely<Database>) {
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
+  /** When the first write not yet worked off was told, for the longest delay. */
+  let firstWrite = 0;
   let stopped = false;
 
   const workOff = async () => {
@@ -226,14 +233,20 @@ export function createSearchIndexer(db: Kysely<Database>) {
   return {
     /** Every text changed by a write committed before the call is indexed when this settles. */
     upToDate: (): Promise<void> => pass(),
-    /** Called after every write: the queue is worked off a moment later, off the request's path. */
+    /** Called after every write: the queue is worked off when writes pause, off the request's path. */
     scheduled(): void {
-      if (timer !== null || stopped) return;
-      timer = setTimeout(() => {
-        timer = null;
-        // A pass that fails (the database going away) leaves the queue for the next one.
-        pass().catch(() => {});
-      }, INDEX_DELAY_MS);
+      if (stopped) return;
+      const now = Date.now();
+      if (timer === null) firstWrite = now;
+      else clearTimeout(timer);
+      timer = setTimeout(
+        () => {
+          timer = null;
+          // A pass that fails (the database going away) leaves the queue for the next one.
+          pass().catch(() => {});
+        },
+        Math.max(0, Math.min(INDEX_IDLE_MS, firstWrite + INDEX_MAX_DELAY_MS - now)),
+      );
       timer.unref();
     },
     /** No pass is started in the background after this (`upToDate` still works off the queue); answers once the pass under way, if any, has ended. */
