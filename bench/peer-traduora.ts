@@ -89,6 +89,12 @@ const CHANGED = keyOf(1);
 const identity = { 'accept-encoding': 'identity' };
 
 const agent = new Agent({ keepAlive: true });
+/**
+ * Traduora's set-up requests (sign-up, project, the minutes-long import, the terms) each go on a
+ * connection of their own: a kept-alive one reused after the import was once dropped by Traduora
+ * with no answer, which ended the run. The timed requests share `agent`.
+ */
+const setup = new Agent({ keepAlive: false });
 
 /**
  * One HTTP request through node:http (no client-side time limit: a Traduora import or export of
@@ -97,10 +103,11 @@ const agent = new Agent({ keepAlive: true });
  */
 function send(
   url: string,
-  options: { method?: string; headers: Record<string, string>; body?: string | Buffer } = { headers: {} },
+  options: { method?: string; headers: Record<string, string>; body?: string | Buffer; via?: Agent } = { headers: {} },
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent }, (res) => {
+    const via = options.via ?? agent;
+    const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers, agent: via }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', reject);
@@ -150,6 +157,7 @@ async function traduora(base: string): Promise<Peer & { cleanup(): Promise<void>
   const api = `${base}/api/v1`;
   const json = { 'content-type': 'application/json' };
   const signup = await send(`${api}/auth/signup`, {
+    via: setup,
     method: 'POST',
     headers: json,
     body: JSON.stringify({
@@ -161,16 +169,18 @@ async function traduora(base: string): Promise<Peer & { cleanup(): Promise<void>
   const token = (JSON.parse(signup) as { data: { accessToken: string } }).data.accessToken;
   const auth = { authorization: `Bearer ${token}` };
   const project = await send(`${api}/projects`, {
+    via: setup,
     method: 'POST',
     headers: { ...auth, ...json },
     body: JSON.stringify({ name: `bench peer ${new Date().toISOString()}` }),
   });
   const projectId = (JSON.parse(project) as { data: { id: string } }).data.id;
   const cleanup = async () => {
-    await send(`${api}/projects/${projectId}`, { method: 'DELETE', headers: auth });
+    await send(`${api}/projects/${projectId}`, { method: 'DELETE', headers: auth, via: setup });
   };
   try {
     await send(`${api}/projects/${projectId}/translations`, {
+      via: setup,
       method: 'POST',
       headers: { ...auth, ...json },
       body: JSON.stringify({ code: 'fr' }),
@@ -194,6 +204,7 @@ async function traduora(base: string): Promise<Peer & { cleanup(): Promise<void>
     for (const file of parts) {
       const { body, contentType } = multipart('file', 'fr.json', 'application/json', file);
       await send(`${api}/projects/${projectId}/imports?locale=fr&format=jsonflat`, {
+        via: setup,
         method: 'POST',
         headers: { ...auth, 'content-type': contentType },
         body,
@@ -201,7 +212,7 @@ async function traduora(base: string): Promise<Peer & { cleanup(): Promise<void>
     }
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     console.log(`traduora: ${KEYS} keys imported in ${seconds} s (${parts.length} file(s) of flat JSON)`);
-    const terms = JSON.parse(await send(`${api}/projects/${projectId}/terms`, { headers: auth })) as {
+    const terms = JSON.parse(await send(`${api}/projects/${projectId}/terms`, { headers: auth, via: setup })) as {
       data: { id: string; value: string }[];
     };
     if (terms.data.length !== KEYS) throw new Error(`traduora holds ${terms.data.length} terms, not ${KEYS}`);
