@@ -12,7 +12,7 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { freePort, load, root, startBenchServer, stop, waitForHttp } from './lib.js';
+import { cpuMs, cpuPerWriteSettled, freePort, load, root, startBenchServer, stop, waitForHttp } from './lib.js';
 
 const COMPONENTS = Number(process.env.BENCH_COMPONENTS ?? 10_000);
 const BATCH = 1_000;
@@ -60,12 +60,14 @@ function component(n: number) {
 
 const postTimes: number[] = [];
 const postCpu: number[] = [];
+const seriesCpu = cpuMs(server.pid);
 for (let start = 0; start < COMPONENTS; start += BATCH) {
   const components = Array.from({ length: Math.min(BATCH, COMPONENTS - start) }, (_, i) => component(start + i));
   const { ms, cpu } = await timed('POST', 'components', { components });
   postTimes.push(ms);
   postCpu.push(cpu);
 }
+const settledCpu = await cpuPerWriteSettled(server.pid, seriesCpu, postTimes.length);
 const middle = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
 const median = middle(postTimes);
 
@@ -80,7 +82,7 @@ writeFileSync(bodyFile, body);
 /** `BENCH_SKIP_LOAD=1`: the writes and the cold GET only. */
 if (process.env.BENCH_SKIP_LOAD === '1') {
   console.log(
-    `database: ${database}; POST /v2/components, ${BATCH} per request: median ${median.toFixed(0)} ms, server CPU ${middle(postCpu)} ms; GET all variants, cold: ${cold.toFixed(0)} ms`,
+    `database: ${database}; POST /v2/components, ${BATCH} per request: median ${median.toFixed(0)} ms, server CPU ${middle(postCpu)} ms (${settledCpu.toFixed(0)} ms a request with the work left for later); GET all variants, cold: ${cold.toFixed(0)} ms`,
   );
   await stop(server);
   unlinkSync(bodyFile);
@@ -107,7 +109,7 @@ try {
   const mib = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
   console.log(`database: ${database}, ${COMPONENTS} components (a third plural, 3 variants each), ${records} records`);
   console.log(
-    `POST /v2/components, ${BATCH} per request, ms: ${postTimes.map((t) => t.toFixed(0)).join(', ')}; median ${median.toFixed(0)} ms, server CPU ${middle(postCpu)} ms (target < ${database === 'postgres' ? 2000 : 1000} ms)`,
+    `POST /v2/components, ${BATCH} per request, ms: ${postTimes.map((t) => t.toFixed(0)).join(', ')}; median ${median.toFixed(0)} ms, server CPU ${middle(postCpu)} ms (${settledCpu.toFixed(0)} ms with the work left for later) (target < ${database === 'postgres' ? 2000 : 1000} ms)`,
   );
   console.log(`GET all variants, cold (first request): ${cold.toFixed(0)} ms for ${mib(Buffer.byteLength(body))} MiB`);
   console.log(

@@ -65,6 +65,16 @@ export function startServer(env: NodeJS.ProcessEnv): ChildProcess {
  * CPU time (user + system) a process has used, in ms, from /proc (Linux, 10 ms ticks; 0 elsewhere).
  * On a shared machine a request's wall time also counts waiting for a core; its CPU time does not.
  */
+/**
+ * Server CPU per write over a series of writes, counting the work they leave for the moments after
+ * (the search index is worked off once writes pause): the CPU from `startCpu` to 1.5 s after the
+ * last write, over `writes`. The idle second costs the server next to nothing.
+ */
+export async function cpuPerWriteSettled(pid: number | undefined, startCpu: number, writes: number): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, 1_500));
+  return (cpuMs(pid) - startCpu) / writes;
+}
+
 export function cpuMs(pid: number | undefined): number {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
