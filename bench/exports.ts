@@ -9,6 +9,8 @@
  * - A repeated identical export under 10 connections against a bare Fastify route serving the
  *   same bytes in the same run (target: ratio >= 0.5).
  * - `If-None-Match` hits (304) under 50 connections against a bare Fastify route (target >= 0.5).
+ * The server's CPU time over each cold export is printed too (median), the figure to compare on a
+ * loaded machine; `BENCH_STATUSES=0` leaves out the status requests, whose CPU time it counts.
  * `npm run build && npm run bench:exports` (BENCH_DATABASE_URL=postgres://... for PostgreSQL).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -16,7 +18,7 @@ import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { freePort, load, root, startBenchServer, stop, waitForHttp } from './lib.js';
+import { cpuMs, freePort, load, root, startBenchServer, stop, waitForHttp } from './lib.js';
 
 const PROJECTS = 10;
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1_000);
@@ -96,12 +98,17 @@ async function statusesWhile(done: Promise<unknown>): Promise<number[]> {
   return times;
 }
 
+/** `BENCH_STATUSES=0`: no requests beside the export, so the server's CPU time is the export's alone. */
+const quiet = process.env.BENCH_STATUSES === '0';
 let run = 0;
-const cold: Record<string, { ms: number; growth: number; bytes: number; statusesP99: number; statusesMax: number }> =
-  {};
+const cold: Record<
+  string,
+  { ms: number; cpu: number; growth: number; bytes: number; statusesP99: number; statusesMax: number }
+> = {};
 for (const format of FORMATS) {
   const times: number[] = [];
   const growths: number[] = [];
+  const cpus: number[] = [];
   const during: number[] = [];
   let bytes = 0;
   for (let cycle = 0; cycle < CYCLES; cycle += 1) {
@@ -110,16 +117,19 @@ for (const format of FORMATS) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     resetPeak();
     const before = statusMiB('VmRSS');
+    const cpu = cpuMs(pid);
     const started = performance.now();
     const exported = call('GET', `textItems/export?format=${format}`).then((res) => res.arrayBuffer());
-    const [body, latencies] = await Promise.all([exported, statusesWhile(exported)]);
+    const [body, latencies] = await Promise.all([exported, quiet ? [] : statusesWhile(exported)]);
     times.push(performance.now() - started);
+    cpus.push(cpuMs(pid) - cpu);
     growths.push(statusMiB('VmHWM') - before);
     during.push(...latencies);
     bytes = body.byteLength;
   }
   cold[format] = {
     ms: median(times),
+    cpu: median(cpus),
     growth: median(growths),
     bytes,
     statusesP99: percentile(during, 0.99),
@@ -163,7 +173,7 @@ console.log(
 );
 for (const [format, m] of Object.entries(cold)) {
   console.log(
-    `cold ${format}: ${m.ms.toFixed(0)} ms, ${mib(m.bytes)} MiB, server RSS growth ${m.growth.toFixed(0)} MiB, GET /v2/statuses meanwhile p99 ${m.statusesP99.toFixed(1)} ms, max ${m.statusesMax.toFixed(0)} ms`,
+    `cold ${format}: ${m.ms.toFixed(0)} ms (server CPU ${m.cpu} ms), ${mib(m.bytes)} MiB, server RSS growth ${m.growth.toFixed(0)} MiB, GET /v2/statuses meanwhile p99 ${m.statusesP99.toFixed(1)} ms, max ${m.statusesMax.toFixed(0)} ms`,
   );
 }
 
