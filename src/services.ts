@@ -44,6 +44,8 @@ export function createServices(
     sessions?: Config['sessions'];
     snapshot?: OpenSnapshot;
     limits?: Config['limits'];
+    /** Texts per stored run of export fragments (docs/exports.md#fragments). */
+    exportRunTexts?: number;
   } = {},
 ) {
   const writes = createWritePath(db);
@@ -130,8 +132,7 @@ export function createServices(
   });
   // Without a snapshot source (the CLI), an export reads query by query on the shared connection.
   const snapshot = options.snapshot ?? (async () => ({ db, close: async () => {} }));
-  const fragments = createFragmentStore(db);
-  writes.subscribe(fragments.forget);
+  const fragments = createFragmentStore(db, { runTexts: options.exportRunTexts });
   const exports = createExportsService({ snapshot, accounts, texts, variants, variables, fragments });
   const imports = createImportsService({
     db,
@@ -207,6 +208,7 @@ export function servicesFor(config: Config, database: DatabaseHandle): Services 
     webhooks: config.webhooks,
     sessions: config.sessions,
     limits: config.limits,
+    exportRunTexts: config.exportRunTexts,
   });
   // On PostgreSQL, what other servers commit reaches this one's caches (closed with the database).
   database.watchChanges(services.accounts.changeEvents, {

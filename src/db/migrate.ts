@@ -11,6 +11,7 @@ import * as compactChangeFields from './migrations/2026_11_25_800_compact_change
 import * as searchQueue from './migrations/2026_11_26_100_search_queue.js';
 import * as exportFragments from './migrations/2026_11_26_200_export_fragments.js';
 import * as textSearchPlan from './migrations/2026_11_26_700_text_search_plan.js';
+import * as exportFragmentRuns from './migrations/2026_11_27_200_export_fragment_runs.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -27,6 +28,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_26_100_search_queue': searchQueue,
   '2026_11_26_200_export_fragments': exportFragments,
   '2026_11_26_700_text_search_plan': textSearchPlan,
+  '2026_11_27_200_export_fragment_runs': exportFragmentRuns,
 };
 
 /** Every migration, in the order they apply. */

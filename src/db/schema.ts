@@ -282,16 +282,17 @@ export interface ExportFragmentSetsTable {
   used_at: string;
 }
 
-/** One text's rendered fragment in a set. */
-export interface ExportFragmentsTable {
+/** A run of texts' rendered fragments in a set: texts consecutive in developer-ID order. */
+export interface ExportFragmentRunsTable {
+  id: Id;
   set_id: number;
-  text_id: number;
-  /** The text's stamp when it was rendered (texts core `TextStamp.stamp`). */
-  stamp: string;
-  /** The fragment's bytes; null when the text gives no entry in this rendering. */
-  body: string | null;
-  /** What placing the fragment needs besides its bytes (JSON: variables, name offsets), or null. */
-  meta: string | null;
+  /** Developer IDs of the run's first and last texts. */
+  first_key: string;
+  last_key: string;
+  /** JSON, per text in order: row id, stamp, developer ID, length in `body` (-1: no entry), and placing data. */
+  entries: string;
+  /** The texts' fragments end to end. */
+  body: string;
 }
 
 export interface Database {
@@ -321,7 +322,7 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
   export_fragment_sets: ExportFragmentSetsTable;
-  export_fragments: ExportFragmentsTable;
+  export_fragment_runs: ExportFragmentRunsTable;
 }
 
 /** What a repository takes as its first argument: the database or an open transaction. */

@@ -16,6 +16,7 @@ import {
   type ExportVariable,
   type FileFormat,
   fileWriter,
+  spanBody,
   wholeFile,
 } from './types.js';
 
@@ -81,6 +82,24 @@ export const androidFormat: FileFormat = {
           from = at + original.length;
         }
         return out + fragment.body.slice(from);
+      },
+      // Every name is taken in turn; the span is copied only where one of them is renamed.
+      placeSpan(source, entries) {
+        const body = spanBody(source, entries);
+        const start = entries.find((entry) => entry.length >= 0)?.at ?? 0;
+        let out = '';
+        let from = 0;
+        for (const entry of entries) {
+          if (entry.length < 0) continue;
+          const original = sanitisedName(entry.id);
+          const name = resourceName(entry.id, taken);
+          if (!entry.nameAt || name === original) continue;
+          for (const at of entry.nameAt) {
+            out += body.slice(from, entry.at - start + at) + name;
+            from = entry.at - start + at + original.length;
+          }
+        }
+        return from === 0 ? body : out + body.slice(from);
       },
       tail: () => '</resources>\n',
     });

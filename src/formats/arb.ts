@@ -11,6 +11,7 @@ import {
   type ExportVariable,
   type FileFormat,
   fileWriter,
+  spanBody,
   wholeFile,
 } from './types.js';
 
@@ -73,6 +74,7 @@ export const arbFormat: FileFormat = {
         return { body, variables: [] };
       },
       place: (fragment) => json.place(fragment.body),
+      placeSpan: (source, entries) => json.place(spanBody(source, entries)),
       tail: () => json.end(),
     });
   },

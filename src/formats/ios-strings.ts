@@ -5,7 +5,7 @@
  */
 import { appleFormat, stringsArguments } from './shared/apple.js';
 import { variantCommentTexts } from './shared/variant-comments.js';
-import { type FileFormat, fileWriter, wholeFile } from './types.js';
+import { type FileFormat, fileWriter, spanBody, wholeFile } from './types.js';
 
 /** Blocks (the variant comments, then one per record) with a blank line between them; nothing at all when empty. */
 export const iosStringsFormat: FileFormat = {
@@ -28,6 +28,13 @@ export const iosStringsFormat: FileFormat = {
         return { body: `\n\n${comment}"${escapeStrings(entry.id)}" = "${escapeStrings(value)}";`, variables: [] };
       },
       place: (fragment) => block(fragment.body.slice(2)),
+      // Every fragment is a block: only the file's first loses its blank line.
+      placeSpan(source, entries) {
+        const body = spanBody(source, entries);
+        const first = blocks === 0;
+        for (const entry of entries) if (entry.length >= 0) blocks += 1;
+        return first && blocks > 0 ? body.slice(2) : body;
+      },
       tail: () => (blocks === 0 ? '' : '\n'),
     });
   },

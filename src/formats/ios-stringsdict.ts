@@ -6,7 +6,7 @@ import { appleFormat, stringsdictArguments } from './shared/apple.js';
 import { pluralForms } from './shared/plurals.js';
 import { variantCommentTexts } from './shared/variant-comments.js';
 import { xmlComment, xmlText } from './shared/xml.js';
-import { type ExportEntry, type FileFormat, fileWriter, wholeFile } from './types.js';
+import { type ExportEntry, type FileFormat, fileWriter, spanBody, wholeFile } from './types.js';
 
 const lines = (list: readonly string[]) => `${list.join('\n')}\n`;
 
@@ -24,6 +24,7 @@ export const iosStringsdictFormat: FileFormat = {
         ]),
       fragment: (entry) => ({ body: pluralEntry(entry), variables: [] }),
       place: (fragment) => fragment.body,
+      placeSpan: spanBody,
       tail: () => lines(['</dict>', '</plist>']),
     });
 

@@ -11,7 +11,7 @@ import {
 } from './shared/json.js';
 import { pluralForms } from './shared/plurals.js';
 import { exportText } from './shared/texts.js';
-import { type FileFormat, fileWriter, variableNames, wholeFile } from './types.js';
+import { type FileFormat, fileWriter, spanBody, variableNames, wholeFile } from './types.js';
 
 export const jsonI18nextFormat: FileFormat = {
   contentType: JSON_CONTENT_TYPE,
@@ -35,6 +35,10 @@ export const jsonI18nextFormat: FileFormat = {
       place(fragment) {
         summary.addNames(fragment.variables);
         return json.place(fragment.body);
+      },
+      placeSpan(source, entries) {
+        for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
+        return json.place(spanBody(source, entries));
       },
       tail: () => json.members(summary.pairs()) + json.end(),
     });

@@ -4,7 +4,7 @@
  */
 import { icuMessage } from './shared/icu.js';
 import { JSON_CONTENT_TYPE, JsonObjectWriter, variantMetadata } from './shared/json.js';
-import { type FileFormat, fileWriter, wholeFile } from './types.js';
+import { type FileFormat, fileWriter, spanBody, wholeFile } from './types.js';
 
 export const jsonIcuFormat: FileFormat = {
   contentType: JSON_CONTENT_TYPE,
@@ -17,6 +17,7 @@ export const jsonIcuFormat: FileFormat = {
         variables: [],
       }),
       place: (fragment) => json.place(fragment.body),
+      placeSpan: (source, entries) => json.place(spanBody(source, entries)),
       tail: () => json.end(),
     });
   },

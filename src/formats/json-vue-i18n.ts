@@ -11,6 +11,7 @@ import {
   type ExportEntry,
   type FileFormat,
   fileWriter,
+  spanBody,
   variableNames,
   wholeFile,
 } from './types.js';
@@ -82,6 +83,10 @@ export const jsonVueI18nFormat: FileFormat = {
       place(fragment) {
         summary.addNames(fragment.variables);
         return json.place(fragment.body);
+      },
+      placeSpan(source, entries) {
+        for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
+        return json.place(spanBody(source, entries));
       },
       tail: () => json.members(summary.pairs()) + json.end(),
     });

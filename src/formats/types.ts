@@ -96,11 +96,40 @@ export interface FileWriter {
   /** Pure: depends on the entry and the header only. */
   fragment(entry: ExportEntry): EntryFragment;
   place(fragment: EntryFragment, id: string): string;
+  /**
+   * Consecutive fragments at once: `entries` say where each one's bytes are in `source` (an entry
+   * of negative length has none and is skipped), and the span is `source` from the first one's
+   * bytes to the last one's. The same bytes as `place` of each in turn, without taking the span
+   * apart when no fragment of it needs changing (the usual case: only a file's first entry or a
+   * clashing Android name does).
+   */
+  placeSpan(source: string, entries: readonly SpanEntry[]): string;
   tail(): string;
 }
 
-/** The parts of a writer a format defines; `entry` is derived. */
-export type FormatWriter = Omit<FileWriter, 'entry'>;
+/** One fragment of a span: its entry's developer ID, its bytes' place in the source, and what placing needs. */
+export interface SpanEntry {
+  id: string;
+  at: number;
+  length: number;
+  variables: readonly string[];
+  nameAt?: readonly number[];
+}
+
+/** The bytes of a span: `source` from its first placed entry's bytes to its last one's. */
+export function spanBody(source: string, entries: readonly SpanEntry[]): string {
+  let first = 0;
+  while (first < entries.length && (entries[first] as SpanEntry).length < 0) first += 1;
+  let last = entries.length - 1;
+  while (last >= first && (entries[last] as SpanEntry).length < 0) last -= 1;
+  if (first > last) return '';
+  const start = (entries[first] as SpanEntry).at;
+  const end = (entries[last] as SpanEntry).at + (entries[last] as SpanEntry).length;
+  return start === 0 && end === source.length ? source : source.slice(start, end);
+}
+
+/** The parts of a writer a format defines; `entry` is derived, and so is `placeSpan` unless the format has a faster one. */
+export type FormatWriter = Omit<FileWriter, 'entry' | 'placeSpan'> & Partial<Pick<FileWriter, 'placeSpan'>>;
 
 /** A format as the export engine drives it. */
 export interface FileFormat {
@@ -110,7 +139,21 @@ export interface FileFormat {
 
 /** A writer whose `entry` places the entry's own fragment. */
 export function fileWriter(parts: FormatWriter): FileWriter {
-  return { ...parts, entry: (entry) => parts.place(parts.fragment(entry), entry.id) };
+  return {
+    placeSpan: (source, entries) => placeEach(parts, source, entries),
+    ...parts,
+    entry: (entry) => parts.place(parts.fragment(entry), entry.id),
+  };
+}
+
+/** A span placed fragment by fragment. */
+export function placeEach(writer: Pick<FileWriter, 'place'>, source: string, entries: readonly SpanEntry[]): string {
+  let out = '';
+  for (const { id, at, length, variables, nameAt } of entries) {
+    if (length < 0) continue;
+    out += writer.place({ body: source.slice(at, at + length), variables, ...(nameAt && { nameAt }) }, id);
+  }
+  return out;
 }
 
 /** The variable names of an entry, for `EntryFragment.variables`. */

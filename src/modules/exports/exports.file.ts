@@ -1,7 +1,16 @@
 import { Readable } from 'node:stream';
-import type { ExportEntry, FileWriter } from '../../formats/types.js';
-import type { OwnerSelection, StampedSelection, TextEntity, TextSelection } from '../texts/index.js';
-import type { Fragment, FragmentSet } from './exports.fragments.js';
+import type { Executor } from '../../db/schema.js';
+import type { EntryFragment, ExportEntry, FileWriter } from '../../formats/types.js';
+import {
+  keyParts,
+  type OwnerSelection,
+  type StampDigest,
+  type StampedSelection,
+  type TextEntity,
+  type TextSelection,
+  type TextStamp,
+} from '../texts/index.js';
+import type { FragmentSet, FreshEntry, RunBounds, StoredEntry, StoredRun } from './exports.fragments.js';
 
 /** A rendered export: the whole file when it is small, else a stream of it. */
 export interface ExportBody {
@@ -59,55 +68,166 @@ async function* fileChunks(
   }
 }
 
+/** Developer IDs compare by code unit, the order of the texts' pages. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** Texts of the file in one stored run's range (or between runs), written together. */
+interface Region {
+  run: RunBounds | null;
+  texts: TextStamp[];
+  /** The run as read (once per region), with its entries by text row id. */
+  stored?: { run: StoredRun; byText: Map<number, number> } | null;
+  /** Whether part of the region was already written (too many new texts in one run's range). */
+  split: boolean;
+}
+
 /**
- * The file's chunks from stored fragments: each page of stamps is matched with the set's
- * fragments of those texts; the texts whose fragment is missing or stamped otherwise (changed
- * since) are read whole and rendered, then the page is written in order, each fragment placed
- * by the writer (separators, renamed resources), and the fresh fragments are stored. The turns
- * of the event loop are those of `fileChunks`.
+ * The file's chunks from stored runs of fragments (docs/exports.md#fragments). The texts come
+ * as stamps in the file's order; the set's runs are walked alongside, and the texts within one
+ * run's range (or between two runs) form a region. A region's texts whose stored entry is there
+ * with the same stamp are placed from the run (consecutive ones as one span, usually the whole
+ * run); the others are read whole and rendered. A region with something rendered, or whose run
+ * holds texts no longer there, is stored again as new runs, which replace its old one. Stored
+ * entries of texts outside a filtered export's selection are kept in the new runs. The turns of
+ * the event loop are those of `fileChunks`, and one after every region.
  */
 async function* fragmentChunks(
   stamped: StampedSelection,
   set: FragmentSet,
-  snapshot: Parameters<FragmentSet['read']>[0],
+  snapshot: Executor,
   writer: FileWriter,
   entryOf: EntryOf,
+  complete: boolean,
   done: () => Promise<void>,
 ): AsyncGenerator<Buffer> {
   try {
     let out = writer.head();
     let placed = 0;
-    for await (const page of stamped.pages) {
-      const stored = await set.read(
-        snapshot,
-        page.map((text) => text.id),
-      );
-      const stale = page.filter((text) => stored.get(text.id)?.stamp !== text.stamp);
-      const fresh = new Map<number, Fragment>();
-      if (stale.length > 0) {
-        const stamps = new Map(stale.map((text) => [text.id, text.stamp]));
-        const read = await stamped.load([...stamps.keys()]);
-        for (const entity of read.entities) {
-          const chosen = read.select(entity);
-          const entry = chosen && entryOf(entity, chosen);
-          fresh.set(entity.id, {
-            stamp: stamps.get(entity.id) as string,
-            fragment: entry ? writer.fragment(entry) : null,
-          });
-        }
+    const { runs, superseded } = await set.runs(snapshot);
+    /** Runs to delete with the next write. */
+    let drop = superseded;
+
+    /** Renders these texts: their fragments by row id (null: no entry). */
+    async function render(texts: readonly TextStamp[]): Promise<Map<number, EntryFragment | null>> {
+      const fresh = new Map<number, EntryFragment | null>();
+      const read = await stamped.load(texts.map((text) => text.id));
+      let rendered = 0;
+      for (const entity of read.entities) {
+        const chosen = read.select(entity);
+        const entry = chosen && entryOf(entity, chosen);
+        fresh.set(entity.id, entry ? writer.fragment(entry) : null);
+        rendered += 1;
+        if (rendered % ENTRIES_PER_TURN === 0) await nextTurn();
       }
-      for (const text of page) {
-        const fragment = (fresh.get(text.id) ?? stored.get(text.id))?.fragment;
-        if (!fragment) continue;
-        out += writer.place(fragment, text.developerId);
+      return fresh;
+    }
+
+    /** Writes a region's texts; `last`: the region ends here (else it goes on in the same run's range). */
+    async function* flush(region: Region, last: boolean): AsyncGenerator<Buffer> {
+      const stored = region.stored ?? null;
+      const { texts } = region;
+      // Each text's stored entry, when it is the text as it is now.
+      const hits = texts.map((text) => {
+        const index = stored?.byText.get(text.id);
+        const entry = index === undefined ? undefined : stored?.run.entries[index];
+        return entry && entry.stamp === text.stamp && entry.id === text.developerId ? index : undefined;
+      });
+      const stale = texts.filter((_, i) => hits[i] === undefined);
+      const fresh = stale.length > 0 ? await render(stale) : new Map<number, EntryFragment | null>();
+
+      /** Stored entries `from` to `to` (inclusive) as one span. */
+      const span = (from: number, to: number): string => {
+        const { run } = stored as NonNullable<typeof stored>;
+        const whole = from === 0 && to === run.entries.length - 1;
+        return writer.placeSpan(run.body, whole ? run.entries : run.entries.slice(from, to + 1));
+      };
+      let from = -1;
+      let to = -1;
+      for (const [i, text] of texts.entries()) {
+        const hit = hits[i];
+        if (hit !== undefined && from >= 0 && hit === to + 1) {
+          to = hit;
+          continue;
+        }
+        if (from >= 0) out += span(from, to);
+        from = -1;
+        if (hit !== undefined) {
+          from = hit;
+          to = hit;
+          continue;
+        }
+        const fragment = fresh.get(text.id);
+        if (fragment) out += writer.place(fragment, text.developerId);
+        placed += 1;
         if (out.length >= CHUNK_BYTES) {
           yield Buffer.from(out);
           out = '';
         }
-        placed += 1;
         if (placed % ENTRIES_PER_TURN === 0) await nextTurn();
       }
-      if (fresh.size > 0) await set.write(fresh);
+      if (from >= 0) out += span(from, to);
+      if (out.length >= CHUNK_BYTES) {
+        yield Buffer.from(out);
+        out = '';
+      }
+
+      // Stored again when something was rendered, when part of it was written already, or when
+      // its run holds a text that is gone (only an export of every text can tell).
+      const gone = stored !== null && complete && last && !region.split && texts.length !== stored.run.entries.length;
+      if (stale.length === 0 && !gone && !region.split && last) return;
+      if (!last) region.split = true;
+      const entries: FreshEntry[] = texts.map((text, i) => {
+        const hit = hits[i];
+        const { id: textId, stamp, developerId } = text;
+        if (hit === undefined) return { textId, stamp, developerId, fragment: fresh.get(text.id) ?? null };
+        const { run } = stored as NonNullable<typeof stored>;
+        return { textId, stamp, developerId, fragment: storedFragment(run, run.entries[hit] as StoredEntry) };
+      });
+      const kept = stored && last && !region.split && !complete ? unseen(stored.run, texts) : [];
+      const merged = kept.length > 0 ? mergeEntries(entries, kept) : entries;
+      const add: FreshEntry[][] = [];
+      for (let at = 0; at < merged.length; at += set.runTexts) add.push(merged.slice(at, at + set.runTexts));
+      await set.replace(last && region.run ? [region.run.id, ...drop] : drop, add);
+      drop = [];
+    }
+
+    // The key space cut at the runs: the keys before the first run, the first run's range, the
+    // keys between it and the next, and so on to the keys after the last run.
+    const digests = await stamped.digests(runs);
+    for (const [i, range] of keyParts(runs).entries()) {
+      const run = i % 2 === 1 ? (runs[(i - 1) / 2] as RunBounds) : null;
+      const digest = digests[i] as StampDigest;
+      if (digest.count === 0 && run === null) continue;
+      const region: Region = { run, texts: [], split: false };
+      if (run) {
+        const loaded = await set.load(snapshot, run.id);
+        region.stored = loaded && { run: loaded, byText: new Map() };
+        // The usual case: the run holds exactly the texts of its range, as they are now.
+        if (loaded && loaded.stamps === digest.stamps) {
+          out += writer.placeSpan(loaded.body, loaded.entries);
+          if (out.length >= CHUNK_BYTES) {
+            yield Buffer.from(out);
+            out = '';
+          }
+          await nextTurn();
+          continue;
+        }
+        if (loaded)
+          for (const [index, entry] of loaded.entries.entries()) region.stored?.byText.set(entry.textId, index);
+      }
+      // Otherwise the range's texts one by one: between runs, every `runTexts` make a new run;
+      // in a run's range, many new texts are written in parts.
+      for await (const page of stamped.pagesIn(range)) {
+        for (const text of page) {
+          if (region.texts.length >= set.runTexts * (run ? 2 : 1)) {
+            yield* flush(region, run === null);
+            await nextTurn();
+            region.texts = [];
+          }
+          region.texts.push(text);
+        }
+      }
+      yield* flush(region, true);
       await nextTurn();
     }
     out += writer.tail();
@@ -117,10 +237,59 @@ async function* fragmentChunks(
   }
 }
 
+/** A stored entry's fragment, taken out of its run. */
+function storedFragment(run: StoredRun, entry: StoredEntry): EntryFragment | null {
+  if (entry.length < 0) return null;
+  return {
+    body: run.body.slice(entry.at, entry.at + entry.length),
+    variables: entry.variables,
+    ...(entry.nameAt && { nameAt: entry.nameAt }),
+  };
+}
+
+/** The run's entries of texts this export did not see (outside its filter), as entries to keep. */
+function unseen(run: StoredRun, texts: readonly TextStamp[]): FreshEntry[] {
+  const ids = new Set(texts.map((text) => text.id));
+  const names = new Set(texts.map((text) => text.developerId));
+  return run.entries
+    .filter((entry) => !ids.has(entry.textId) && !names.has(entry.id))
+    .map((entry) => ({
+      textId: entry.textId,
+      stamp: entry.stamp,
+      developerId: entry.id,
+      fragment: storedFragment(run, entry),
+    }));
+}
+
+/** Two lists in developer-ID order as one. */
+function mergeEntries(a: readonly FreshEntry[], b: readonly FreshEntry[]): FreshEntry[] {
+  const out: FreshEntry[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const x = a[i];
+    const y = b[j];
+    if (y === undefined || (x !== undefined && compare(x.developerId, y.developerId) <= 0)) {
+      out.push(x as FreshEntry);
+      i += 1;
+    } else {
+      out.push(y);
+      j += 1;
+    }
+  }
+  return out;
+}
+
 /** Where a file's entries come from: pages of texts, or stamps and stored fragments. */
 export type FileSource =
   | { pages: AsyncIterable<TextSelection> }
-  | { stamped: StampedSelection; set: FragmentSet; snapshot: Parameters<FragmentSet['read']>[0] };
+  | {
+      stamped: StampedSelection;
+      set: FragmentSet;
+      snapshot: Executor;
+      /** Whether the export selects every text of its kind (so a text it does not see is gone). */
+      complete: boolean;
+    };
 
 /**
  * Renders the first chunks; a file that ends within `WHOLE_FILE_BYTES` is answered as bytes, a
@@ -138,7 +307,7 @@ export async function renderFile(
   const chunks =
     'pages' in source
       ? fileChunks(source.pages, writer, entryOf, done)
-      : fragmentChunks(source.stamped, source.set, source.snapshot, writer, entryOf, done);
+      : fragmentChunks(source.stamped, source.set, source.snapshot, writer, entryOf, source.complete, done);
   const first: Buffer[] = [];
   let size = 0;
   while (size <= WHOLE_FILE_BYTES) {

@@ -1,18 +1,20 @@
-import { sql } from 'kysely';
-import { dialectOf } from '../../db/dialect.js';
-import type { Executor } from '../../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database, Executor } from '../../db/schema.js';
 
-/** SQL of the fragment store (tables `export_fragment_sets` and `export_fragments`, this module's own). */
+/** SQL of the fragment store (tables `export_fragment_sets` and `export_fragment_runs`, this module's own). */
 
-export interface StoredFragment {
-  text_id: number;
-  stamp: string;
-  body: string | null;
-  meta: string | null;
+export interface RunHeader {
+  id: number;
+  first_key: string;
+  last_key: string;
 }
 
-/** Rows per statement: 5 parameters each, far under either database's limit. */
-const ROWS_PER_QUERY = 1000;
+export interface RunRow {
+  first_key: string;
+  last_key: string;
+  entries: string;
+  body: string;
+}
 
 export async function findSet(
   db: Executor,
@@ -56,58 +58,50 @@ export async function evictSets(db: Executor, workspaceId: number, keep: number)
     .limit(1_000_000)
     .execute();
   for (const { id } of old) {
-    await db.deleteFrom('export_fragments').where('set_id', '=', Number(id)).execute();
+    await db.deleteFrom('export_fragment_runs').where('set_id', '=', Number(id)).execute();
     await db.deleteFrom('export_fragment_sets').where('id', '=', Number(id)).execute();
   }
 }
 
-/** The stored fragments of these texts in a set (any order). */
-export async function readFragments(
-  db: Executor,
+/** The runs of a set: where each begins and ends (any order). */
+export async function readRunHeaders(db: Executor, setId: number): Promise<RunHeader[]> {
+  const rows = await db
+    .selectFrom('export_fragment_runs')
+    .select(['id', 'first_key', 'last_key'])
+    .where('set_id', '=', setId)
+    .execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
+}
+
+/** One run whole, or undefined when it is gone. */
+export async function readRun(db: Executor, id: number): Promise<RunRow | undefined> {
+  return db
+    .selectFrom('export_fragment_runs')
+    .select(['first_key', 'last_key', 'entries', 'body'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Replaces runs of a set by others, in one transaction. */
+export async function replaceRuns(
+  db: Kysely<Database>,
   setId: number,
-  textIds: readonly number[],
-): Promise<StoredFragment[]> {
-  if (textIds.length === 0) return [];
-  const query = db
-    .selectFrom('export_fragments')
-    .select(['text_id', 'stamp', 'body', 'meta'])
-    .where('set_id', '=', setId);
-  // One array parameter rather than a thousand: the statement stays short and the same for every page.
-  const rows =
-    dialectOf(db) === 'postgres'
-      ? await query.where(sql<boolean>`text_id = any(${sql.val([...textIds])}::integer[])`).execute()
-      : await query.where(sql<boolean>`text_id in (select value from json_each(${JSON.stringify(textIds)}))`).execute();
-  return rows.map((row) => ({ ...row, text_id: Number(row.text_id) }));
-}
-
-/** Stores fragments, replacing what the set held for those texts. */
-export async function writeFragments(db: Executor, setId: number, rows: readonly StoredFragment[]): Promise<void> {
-  for (let from = 0; from < rows.length; from += ROWS_PER_QUERY) {
-    const part = rows.slice(from, from + ROWS_PER_QUERY).map((row) => ({ set_id: setId, ...row }));
-    await db
-      .insertInto('export_fragments')
-      .values(part)
-      .onConflict((oc) =>
-        oc.columns(['set_id', 'text_id']).doUpdateSet((eb) => ({
-          stamp: eb.ref('excluded.stamp'),
-          body: eb.ref('excluded.body'),
-          meta: eb.ref('excluded.meta'),
-        })),
-      )
-      .execute();
-  }
-}
-
-/** Forgets every stored fragment of these texts of the workspace, in every set. */
-export async function forgetTexts(db: Executor, workspaceId: number, textIds: readonly number[]): Promise<void> {
-  for (let from = 0; from < textIds.length; from += ROWS_PER_QUERY) {
-    const part = textIds.slice(from, from + ROWS_PER_QUERY);
-    await db
-      .deleteFrom('export_fragments')
-      .where('text_id', 'in', part)
-      .where('set_id', 'in', (eb) =>
-        eb.selectFrom('export_fragment_sets').select('id').where('workspace_id', '=', workspaceId),
-      )
-      .execute();
-  }
+  remove: readonly number[],
+  add: readonly RunRow[],
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    if (remove.length > 0) {
+      await trx
+        .deleteFrom('export_fragment_runs')
+        .where('set_id', '=', setId)
+        .where('id', 'in', [...remove])
+        .execute();
+    }
+    // One row per statement: a run is up to a few hundred kilobytes.
+    for (const row of add)
+      await trx
+        .insertInto('export_fragment_runs')
+        .values({ set_id: setId, ...row })
+        .execute();
+  });
 }

@@ -4,16 +4,17 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
-import type { EntryFragment } from '../../formats/types.js';
-import type { ChangeSubscriber } from '../changes/index.js';
+import type { EntryFragment, SpanEntry } from '../../formats/types.js';
+import { stampsDigest } from '../texts/index.js';
 import * as repo from './exports.fragments.repository.js';
 
 /**
  * The fragment store (docs/exports.md#fragments): for each workspace and rendering key, the
- * fragment every text rendered to, stamped with the text's stamp at that time. A fragment is
- * used only while the text's stamp is the same, read in the export's own snapshot, so a write on
- * any server is never answered with the bytes of before; the write path also deletes the
- * fragments of the texts a write touched, so deleted texts leave nothing behind.
+ * fragment every text rendered to, stamped with the text's stamp at that time, kept in runs of
+ * texts consecutive in developer-ID order (one row per run). A fragment is used only while the
+ * text's stamp is the same, read in the export's own snapshot, so a write on any server is never
+ * answered with the bytes of before; a run that holds a changed, new or deleted text is stored
+ * again by the export that finds it so.
  */
 
 /** Rendering keys (sets) kept per workspace; the least recently used beyond go. */
@@ -22,14 +23,41 @@ export const MAX_SETS_PER_WORKSPACE = 32;
 /** A set's last use is written again when older than this (one write per set and interval). */
 const TOUCH_AFTER_MS = 10 * 60_000;
 
-/** What a stored fragment says: its bytes (null: the text gives no entry) and how to place them. */
-export interface Fragment {
+/** A text as a stored run holds it: what it was rendered from, and where its fragment's bytes are. */
+export interface StoredEntry extends SpanEntry {
+  textId: number;
   stamp: string;
+  /** `id` is the developer ID; `at` and `length` place the fragment's bytes in the run's body (-1: no entry). */
+}
+
+/** A stored run: its texts in developer-ID order, their fragments end to end in `body`. */
+export interface StoredRun {
+  id: number;
+  body: string;
+  entries: StoredEntry[];
+  /** Its texts' digest, as the texts core gives it for the run's range (`stampsDigest`). */
+  stamps: string;
+}
+
+/** Where a stored run begins and ends (developer IDs). */
+export interface RunBounds {
+  id: number;
+  first: string;
+  last: string;
+}
+
+/** A text to store in a new run: what it was rendered from, and its fragment (null: no entry). */
+export interface FreshEntry {
+  textId: number;
+  stamp: string;
+  developerId: string;
   fragment: EntryFragment | null;
 }
 
 /** Everything a rendering depends on besides the texts themselves. */
 export interface RenderingKeyParts {
+  /** Text items or components: their developer IDs are separate orders, so their runs are too. */
+  kind: string;
   format: string;
   /** Row id of the exported variant, null for base text. */
   variantId: number | null;
@@ -53,6 +81,7 @@ export function renderingKey(parts: RenderingKeyParts): string {
     .update(
       JSON.stringify([
         rendererVersion(),
+        parts.kind,
         parts.format,
         parts.variantId,
         parts.locale,
@@ -90,40 +119,68 @@ function rendererVersion(): string {
 
 /** One rendering's fragments, for one export. */
 export interface FragmentSet {
-  /** The stored fragments of these texts, by row id, read through the export's snapshot. */
-  read(executor: Executor, textIds: readonly number[]): Promise<Map<number, Fragment>>;
-  /** Stores fresh fragments (best effort: a failure leaves them unstored, never fails the export). */
-  write(fragments: ReadonlyMap<number, Fragment>): Promise<void>;
+  /** Texts per stored run (a new run holds at most this many). */
+  runTexts: number;
+  /**
+   * Where the set's runs are, in developer-ID order, read through the export's snapshot. Runs
+   * never overlap in `runs`: one that overlaps another (two exports stored the same texts at
+   * once) is in `superseded`, to be deleted.
+   */
+  runs(executor: Executor): Promise<{ runs: RunBounds[]; superseded: number[] }>;
+  /** A run whole, or null when it is gone. */
+  load(executor: Executor, id: number): Promise<StoredRun | null>;
+  /**
+   * Deletes runs and stores new ones (each a list of texts in developer-ID order), best effort:
+   * a failure leaves the store as it was and never fails the export.
+   */
+  replace(remove: readonly number[], add: readonly (readonly FreshEntry[])[]): Promise<void>;
 }
 
-const encodeMeta = (fragment: EntryFragment): string | null => {
-  const meta: { v?: readonly string[]; n?: readonly number[] } = {};
-  if (fragment.variables.length > 0) meta.v = fragment.variables;
-  if (fragment.nameAt && fragment.nameAt.length > 0) meta.n = fragment.nameAt;
-  return meta.v || meta.n ? JSON.stringify(meta) : null;
-};
+/** Developer IDs compare by code unit, as the texts' pages are ordered. */
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-const decode = (row: repo.StoredFragment): Fragment => {
-  if (row.body === null) return { stamp: row.stamp, fragment: null };
-  const meta = row.meta === null ? {} : (JSON.parse(row.meta) as { v?: string[]; n?: number[] });
-  return {
-    stamp: row.stamp,
-    fragment: { body: row.body, variables: meta.v ?? [], ...(meta.n && { nameAt: meta.n }) },
-  };
-};
+/** Stored form of a run's entries: `[row id, stamp, developer ID, length, variables?, name offsets?]` each. */
+type EncodedEntry = [number, string, string, number, (readonly string[] | 0)?, (readonly number[])?];
 
-/** The text row ids in a write's changes of components and text items (their refs are `<kind>:<row id>`). */
-function touchedTexts(changes: Parameters<ChangeSubscriber>[2]): number[] {
-  const ids = new Set<number>();
-  for (const change of changes) {
-    if ((change.kind !== 'textItem' && change.kind !== 'component') || change.action === 'created') continue;
-    const id = Number(change.ref.slice(change.ref.indexOf(':') + 1));
-    if (Number.isSafeInteger(id)) ids.add(id);
+function encodeRun(entries: readonly FreshEntry[]): repo.RunRow {
+  let body = '';
+  const encoded: EncodedEntry[] = [];
+  for (const { textId, stamp, developerId, fragment } of entries) {
+    const row: EncodedEntry = [textId, stamp, developerId, fragment ? fragment.body.length : -1];
+    if (fragment) {
+      body += fragment.body;
+      const nameAt = fragment.nameAt && fragment.nameAt.length > 0 ? fragment.nameAt : null;
+      if (fragment.variables.length > 0 || nameAt) row.push(fragment.variables.length > 0 ? fragment.variables : 0);
+      if (nameAt) row.push(nameAt);
+    }
+    encoded.push(row);
   }
-  return [...ids];
+  return {
+    first_key: (entries[0] as FreshEntry).developerId,
+    last_key: (entries[entries.length - 1] as FreshEntry).developerId,
+    entries: JSON.stringify(encoded),
+    body,
+  };
 }
 
-export function createFragmentStore(db: Kysely<Database>) {
+const NO_VARIABLES: readonly string[] = [];
+
+function decodeRun(id: number, row: repo.RunRow): StoredRun {
+  const entries: StoredEntry[] = [];
+  let at = 0;
+  for (const [textId, stamp, developerId, length, variables, nameAt] of JSON.parse(row.entries) as EncodedEntry[]) {
+    const entry: StoredEntry = { textId, stamp, id: developerId, at, length, variables: variables || NO_VARIABLES };
+    if (nameAt) entry.nameAt = nameAt;
+    entries.push(entry);
+    if (length > 0) at += length;
+  }
+  return { id, body: row.body, entries, stamps: stampsDigest(entries.map((e) => ({ id: e.textId, stamp: e.stamp }))) };
+}
+
+/** Texts per run by default: a cold export reads a few rows, and a changed text costs one run's rewrite. */
+export const RUN_TEXTS = 512;
+
+export function createFragmentStore(db: Kysely<Database>, { runTexts = RUN_TEXTS }: { runTexts?: number } = {}) {
   /** The set of a rendering key, created (and the workspace's oldest sets evicted) on first use. */
   async function open(workspaceId: number, key: string): Promise<FragmentSet> {
     const at = new Date().toISOString();
@@ -137,19 +194,29 @@ export function createFragmentStore(db: Kysely<Database>) {
       await repo.evictSets(db, workspaceId, MAX_SETS_PER_WORKSPACE);
     }
     return {
-      async read(executor, textIds) {
-        const rows = await repo.readFragments(executor, id, textIds);
-        return new Map(rows.map((row) => [row.text_id, decode(row)]));
+      runTexts,
+      async runs(executor) {
+        const all = (await repo.readRunHeaders(executor, id))
+          .map((row) => ({ id: row.id, first: row.first_key, last: row.last_key }))
+          .sort((a, b) => compare(a.first, b.first) || a.id - b.id);
+        const runs: RunBounds[] = [];
+        const superseded: number[] = [];
+        for (const run of all) {
+          const before = runs[runs.length - 1];
+          if (before && compare(run.first, before.last) <= 0) superseded.push(run.id);
+          else runs.push(run);
+        }
+        return { runs, superseded };
       },
-      async write(fragments) {
-        const rows = [...fragments].map(([textId, { stamp, fragment }]) => ({
-          text_id: textId,
-          stamp,
-          body: fragment?.body ?? null,
-          meta: fragment ? encodeMeta(fragment) : null,
-        }));
+      async load(executor, runId) {
+        const row = await repo.readRun(executor, runId);
+        return row ? decodeRun(runId, row) : null;
+      },
+      async replace(remove, add) {
+        const rows = add.filter((entries) => entries.length > 0).map(encodeRun);
+        if (remove.length === 0 && rows.length === 0) return;
         try {
-          await repo.writeFragments(db, id, rows);
+          await repo.replaceRuns(db, id, remove, rows);
         } catch {
           // The set was evicted meanwhile, or the database is busy: the next export renders again.
         }
@@ -157,17 +224,7 @@ export function createFragmentStore(db: Kysely<Database>) {
     };
   }
 
-  /**
-   * The write path's subscriber: in the write's transaction, deletes the fragments of every text
-   * it updated, moved or deleted. Stamps already keep changed texts from being served; this
-   * keeps the store from holding what no export will read again.
-   */
-  const forget: ChangeSubscriber = async (trx, scope, changes) => {
-    const ids = touchedTexts(changes);
-    if (ids.length > 0) await repo.forgetTexts(trx, scope.workspaceId, ids);
-  };
-
-  return { open, forget };
+  return { open };
 }
 
 export type FragmentStore = ReturnType<typeof createFragmentStore>;

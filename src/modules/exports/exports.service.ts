@@ -119,6 +119,7 @@ export function createExportsService(deps: ExportsDeps) {
           ?.open(
             workspaceId,
             renderingKey({
+              kind,
               format: query.format,
               variantId: variant?.id ?? null,
               locale,
@@ -130,8 +131,12 @@ export function createExportsService(deps: ExportsDeps) {
           )
           // The store is an optimisation: when it cannot be opened, the file is rendered whole.
           .catch(() => null));
+      // Without a filter every text of the kind is in the file, so a stored text not in it is gone.
+      const complete = Object.keys(parsed).length === 0;
       const source: FileSource =
-        stamped && set ? { stamped, set, snapshot: db } : { pages: await deps.texts.pages(db, workspaceId, textQuery) };
+        stamped && set
+          ? { stamped, set, snapshot: db, complete }
+          : { pages: await deps.texts.pages(db, workspaceId, textQuery) };
       rendering = true;
       return await renderFile(source, format.writer(header), entryOf, format.contentType, () => snapshot.close());
     } finally {

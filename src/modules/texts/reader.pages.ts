@@ -8,6 +8,7 @@ import {
   containerTexts,
   type SqlSelection,
   selectionPages,
+  stampDigests,
   stampPages,
   textsByRowIds,
 } from './selection.repository.js';
@@ -140,6 +141,8 @@ export async function readStamps(
   if (read.projectOrder || filter.tags !== null || (workflow && (read.withBases || readsValues))) return null;
   return {
     pages: stampPages(executor, workspaceId, selection),
+    pagesIn: (range) => stampPages(executor, workspaceId, selection, undefined, range),
+    digests: (ranges) => stampDigests(executor, workspaceId, selection, ranges),
     load: async (ids) => read.shown(await textsByRowIds(executor, workspaceId, selection, ids)),
   };
 }

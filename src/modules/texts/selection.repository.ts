@@ -1,9 +1,23 @@
-import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type RawBuilder,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { assembleEntities, type TextColumns, type TextVariableRow } from './entities.js';
 import { TEXT_COLUMNS } from './texts.repository.js';
-import type { TextEntity, TextKind, TextStamp } from './texts.types.js';
+import {
+  type KeyRange,
+  keyParts,
+  type StampDigest,
+  type TextEntity,
+  type TextKind,
+  type TextStamp,
+} from './texts.types.js';
 
 /**
  * The SQL of a read: the texts a request selects, and only those, in three queries that share
@@ -139,12 +153,14 @@ async function* orderedPages<R extends Ordered>(
   s: SqlSelection,
   columns: (q: SelectQueryBuilder<Database, 'texts', object>) => SelectQueryBuilder<Database, any, R>,
   pageSize: number,
+  range?: KeyRange,
 ): AsyncGenerator<R[]> {
   if (s.containerIds?.length === 0 || s.folderIds?.size === 0 || s.statuses?.length === 0) return;
   const postgres = dialectOf(db) === 'postgres';
   const byDeveloperId = postgres ? sql`texts.developer_id collate "C"` : sql`texts.developer_id`;
   const query = (after: string | null) =>
     columns(db.selectFrom('texts').where((eb) => conditions(eb, workspaceId, s)))
+      .$if(range !== undefined, (q) => q.where(inRange(byDeveloperId, range as KeyRange)))
       .$if(after !== null, (q) => q.where(byDeveloperId, '>', after))
       .orderBy(byDeveloperId);
   if (postgres && db.isTransaction) {
@@ -186,10 +202,11 @@ export async function* stampPages(
   workspaceId: number,
   s: SqlSelection,
   pageSize = PAGE_SIZE,
+  range?: KeyRange,
 ): AsyncGenerator<TextStamp[]> {
   const select = (q: SelectQueryBuilder<Database, 'texts', object>) =>
     q.select(['texts.id', 'texts.developer_id', 'texts.revision', 'texts.component_id']);
-  for await (const rows of orderedPages<StampRow>(db, workspaceId, s, select, pageSize)) {
+  for await (const rows of orderedPages<StampRow>(db, workspaceId, s, select, pageSize, range)) {
     const componentIds = [...new Set(rows.flatMap((row) => (row.component_id === null ? [] : [row.component_id])))];
     const components =
       componentIds.length === 0
@@ -213,6 +230,86 @@ export async function* stampPages(
           : `${row.revision}/${row.component_id}.${components.get(row.component_id) ?? ''}`,
     }));
   }
+}
+
+/** The developer ID (an expression of it) in a key range. */
+function inRange(key: RawBuilder<unknown>, range: KeyRange, lo: unknown = range.lo, hi: unknown = range.hi) {
+  const within = sql<SqlBool>`${key} >= ${lo} and ${key} <= ${hi}`;
+  return range.inclusive ? within : sql<SqlBool>`${within} and ${key} <> ${lo} and ${key} <> ${hi}`;
+}
+
+/** Parts per digest query on SQLite: its parameters stay few, and its answer a few hundred kilobytes at most. */
+const PARTS_PER_QUERY = 64;
+
+/**
+ * The selected texts' count and stamps in each part of the key space that `ranges` cut (see
+ * `keyParts`), aggregated by the database (one row per part, none per text), with the stamps as
+ * `stampPages` makes them: the text's revision, and for a linked instance its component's row id
+ * and revision. On SQLite each part is a seek on the (workspace, kind, developer ID) index; on
+ * PostgreSQL, whose index follows the database's collation rather than code-unit order, one pass
+ * over the selection puts each text in its part (`width_bucket` in the "C" collation).
+ */
+export async function stampDigests(
+  db: Executor,
+  workspaceId: number,
+  s: SqlSelection,
+  ranges: readonly { first: string; last: string }[],
+): Promise<StampDigest[]> {
+  const parts = keyParts(ranges);
+  const out = parts.map((): StampDigest => ({ count: 0, stamps: '' }));
+  if (s.containerIds?.length === 0 || s.folderIds?.size === 0 || s.statuses?.length === 0) return out;
+  const postgres = dialectOf(db) === 'postgres';
+  const key = postgres ? sql`texts.developer_id collate "C"` : sql`texts.developer_id`;
+  const stamp = sql<string>`cast(texts.id as text) || ':' || cast(texts.revision as text) || case
+    when texts.component_id is null then ''
+    else '/' || cast(texts.component_id as text) || '.' || coalesce((select cast(c.revision as text) from texts c
+      where c.id = texts.component_id and c.workspace_id = texts.workspace_id), '') end`;
+  const set = (part: number, stamps: string | null) => {
+    out[part] = { count: stamps ? stamps.split(',').length : 0, stamps: stamps ?? '' };
+  };
+  if (postgres) {
+    const firsts = ranges.map((range) => range.first);
+    const lasts = ranges.map((range) => range.last);
+    // Bucket b: the keys from range b's first (1-based; 0 before the first range) to the next one's.
+    const bucket = ranges.length === 0 ? sql<number>`0` : sql<number>`width_bucket(${key}, ${firsts}::text[])`;
+    const texts = db
+      .selectFrom('texts')
+      .where((eb) => conditions(eb, workspaceId, s))
+      .select([stamp.as('stamp'), sql<string>`texts.developer_id`.as('key'), bucket.as('b')]);
+    const part = sql<number>`case when t.b = 0 then 0
+      when t.key collate "C" <= (${lasts}::text[])[t.b] then 2 * t.b - 1 else 2 * t.b end`;
+    const rows = await db
+      .selectFrom(texts.as('t'))
+      .select([part.as('part'), sql<string>`string_agg(t.stamp, ',' order by t.key collate "C")`.as('stamps')])
+      .groupBy(sql`1`)
+      .execute();
+    for (const row of rows) set(Number(row.part), row.stamps);
+    return out;
+  }
+  for (let from = 0; from < parts.length; from += PARTS_PER_QUERY) {
+    // SQLite answers on the event loop: other requests get a turn between queries.
+    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const batch = parts.slice(from, from + PARTS_PER_QUERY);
+    const source = sql<{ i: number; lo: string; hi: string; inc: number }>`(select cast(key as integer) as i,
+      value ->> 0 as lo, value ->> 1 as hi, value ->> 2 as inc
+      from json_each(${JSON.stringify(batch.map((r) => [r.lo, r.hi, r.inclusive ? 1 : 0]))}))`;
+    const within = sql<SqlBool>`${key} >= r.lo and ${key} <= r.hi and (r.inc = 1 or (${key} <> r.lo and ${key} <> r.hi))`;
+    // One subquery per part, run as a seek on the (workspace, kind, developer ID) index.
+    const rows = await db
+      .selectFrom(source.as('r'))
+      .select((eb) => [
+        sql<number>`r.i`.as('i'),
+        eb
+          .selectFrom('texts')
+          .where((inner) => conditions(inner as unknown as Where, workspaceId, s))
+          .where(within)
+          .select(sql<string>`group_concat(${stamp}, ',' order by ${key})`.as('stamps'))
+          .as('stamps'),
+      ])
+      .execute();
+    for (const row of rows) set(from + Number(row.i), row.stamps as string | null);
+  }
+  return out;
 }
 
 /** The selected texts among these row ids, with the selection's values, in no particular order. */

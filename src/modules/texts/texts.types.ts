@@ -135,10 +135,54 @@ export interface TextStamp {
   stamp: string;
 }
 
+/**
+ * Developer IDs from `lo` to `hi` in code-unit order, both included when `inclusive`, both left
+ * out otherwise (the keys between two others).
+ */
+export interface KeyRange {
+  lo: string;
+  hi: string;
+  inclusive: boolean;
+}
+
+/** The selected texts of a key range, at once: how many, and their stamps. */
+export interface StampDigest {
+  count: number;
+  /** `<row id>:<stamp>` of each text, in developer-ID order, joined by `,` ('' for none). */
+  stamps: string;
+}
+
+/** Above every developer ID (which are ASCII), as the last part's end. */
+const KEY_MAX = '\u{10FFFF}';
+
+/** The parts of the key space that ranges (in order, apart) cut it into, as `digests` answers them. */
+export function keyParts(ranges: readonly { first: string; last: string }[]): KeyRange[] {
+  const parts: KeyRange[] = [];
+  let lo = '';
+  for (const { first, last } of ranges) {
+    parts.push({ lo, hi: first, inclusive: false }, { lo: first, hi: last, inclusive: true });
+    lo = last;
+  }
+  parts.push({ lo, hi: KEY_MAX, inclusive: false });
+  return parts;
+}
+
+/** The `StampDigest.stamps` of these texts (in developer-ID order). */
+export const stampsDigest = (texts: readonly { id: number; stamp: string }[]): string =>
+  texts.map((text) => `${text.id}:${text.stamp}`).join(',');
+
 /** The texts of a query as stamps, and how to read some of them whole. */
 export interface StampedSelection<T extends TextEntity = TextEntity> {
   /** Pages in response order (the order of `pages`). */
   pages: AsyncIterable<TextStamp[]>;
+  /** The pages of one key range only. */
+  pagesIn(range: KeyRange): AsyncIterable<TextStamp[]>;
+  /**
+   * The key space cut by these ranges (in order, apart): the keys before the first, the first,
+   * the keys between it and the next, ..., the keys after the last (2n + 1 parts). The selected
+   * texts' digest of each part, without a row per text.
+   */
+  digests(ranges: readonly { first: string; last: string }[]): Promise<StampDigest[]>;
   /** The texts of these row ids (any order) as `pages` would give them, with the records the query keeps. */
   load(ids: readonly number[]): Promise<TextSelection<T>>;
 }

@@ -11,7 +11,9 @@ import { post } from './helpers.js';
 // renders: here, a second app on the same database (another server: its own memory and response
 // cache) after the workspace's fragments are dropped. Writes are made on one server and the
 // export asked of the other, too.
-const ctx = await setupApp();
+// Runs of three texts, so that the few texts here make several runs, and new texts fall between
+// and inside them.
+const ctx = await setupApp({ exportRunTexts: 3 });
 
 /** Another server on the same database. */
 async function secondServer(of: TestContext) {
@@ -36,11 +38,11 @@ async function exportFrom(app: App, ws: Workspace, params: Params): Promise<stri
   return res.raw.body;
 }
 
-/** What is kept for the workspace: the fragments of every rendering (a precondition, not a result). */
+/** What is kept for the workspace: the runs of fragments of every rendering (a precondition, not a result). */
 async function storedFragments(ws: Workspace): Promise<number> {
   const row = await ctx.database.db
-    .selectFrom('export_fragments')
-    .innerJoin('export_fragment_sets', 'export_fragment_sets.id', 'export_fragments.set_id')
+    .selectFrom('export_fragment_runs')
+    .innerJoin('export_fragment_sets', 'export_fragment_sets.id', 'export_fragment_runs.set_id')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('export_fragment_sets.workspace_id', '=', ws.id)
     .executeTakeFirstOrThrow();
@@ -318,12 +320,12 @@ describe('exports written from kept fragments', () => {
     for (const params of renderings) await exportFrom(ctx.app, ws, params);
     const db = ctx.database.db;
     const sets = db.selectFrom('export_fragment_sets').select('id').where('workspace_id', '=', ws.id);
-    const kept = await db.selectFrom('export_fragments').selectAll().where('set_id', 'in', sets).execute();
+    const kept = await db.selectFrom('export_fragment_runs').selectAll().where('set_id', 'in', sets).execute();
     await ok(ws.api.patch('textItems', { updates: [{ developerId: 'app-1', text: 'After the race' }] }));
     // An export that read the texts before the write stores its fragments after it: the old bytes
     // are back in the store, under the stamps they were rendered at.
-    await db.deleteFrom('export_fragments').where('set_id', 'in', sets).execute();
-    await db.insertInto('export_fragments').values(kept).execute();
+    await db.deleteFrom('export_fragment_runs').where('set_id', 'in', sets).execute();
+    await db.insertInto('export_fragment_runs').values(kept).execute();
     for (const params of renderings) {
       const file = await exportFrom(ctx.app, ws, params);
       if (params.format !== 'ios-stringsdict') expect(file).toContain('After the race');
@@ -349,5 +351,111 @@ describe('exports written from kept fragments', () => {
       },
       { renderings: FORMATS.flatMap((format): Params[] => [{ format }, { format, variantId: 'fr' }]), writer: other },
     );
+  });
+});
+
+/** The developer IDs of every stored entry of the workspace, per rendering (set), in stored order. */
+async function storedEntries(ws: Workspace): Promise<Map<number, string[]>> {
+  const rows = await ctx.database.db
+    .selectFrom('export_fragment_runs')
+    .innerJoin('export_fragment_sets', 'export_fragment_sets.id', 'export_fragment_runs.set_id')
+    .select(['export_fragment_runs.set_id', 'export_fragment_runs.first_key', 'export_fragment_runs.entries'])
+    .where('export_fragment_sets.workspace_id', '=', ws.id)
+    .execute();
+  rows.sort((a, b) => (a.first_key < b.first_key ? -1 : a.first_key > b.first_key ? 1 : 0));
+  const sets = new Map<number, string[]>();
+  for (const row of rows) {
+    const ids = (JSON.parse(row.entries) as [number, string, string][]).map((entry) => entry[2]);
+    sets.set(Number(row.set_id), [...(sets.get(Number(row.set_id)) ?? []), ...ids]);
+  }
+  return sets;
+}
+
+describe('runs of fragments', () => {
+  const renderings = FORMATS.map((format) => ({ format }));
+
+  it('take in texts created before, inside and after the stored runs, many inside one run', async () => {
+    const ws = await seeded();
+    const many = Array.from({ length: 8 }, (_, n) => ({ developerId: `app-2${'abcdefgh'[n]}`, text: `Inside ${n}` }));
+    await expectFresh(
+      ws,
+      () =>
+        post(ws, 'textItems', {
+          projectId: 'app',
+          textItems: [
+            { developerId: 'a-a', text: 'First of all' },
+            { developerId: 'app-0a', text: 'Between {{count}}', variables: ['count'] },
+            { developerId: 'zzz', text: 'Last of all' },
+            ...many,
+          ],
+        }),
+      shows('Inside 7', null, (p) => p.format !== 'ios-stringsdict'),
+      { renderings },
+    );
+    // Each text is kept once per rendering, in developer-ID order.
+    for (const ids of (await storedEntries(ws)).values()) {
+      expect(ids).toEqual([...ids].sort());
+      expect(new Set(ids).size).toBe(ids.length);
+    }
+  });
+
+  it('drop a deleted text from the store when every text is exported', async () => {
+    const ws = await seeded();
+    await expectFresh(ws, () => ok(ws.api.delete('textItems', { developerIds: ['app-4'] })), shows(null, 'app-4'), {
+      renderings,
+    });
+    for (const format of FORMATS) await exportFrom(ctx.app, ws, { format });
+    for (const ids of (await storedEntries(ws)).values()) expect(ids).not.toContain('app-4');
+  });
+
+  it('keep the texts a filtered export leaves out, and serve them to the next whole export', async () => {
+    const ws = await seeded();
+    for (const params of renderings) await exportFrom(ctx.app, ws, params);
+    const before = await storedEntries(ws);
+    await ok(ws.api.patch('textItems', { updates: [{ developerId: 'app-1', text: 'Only the app' }] }));
+    const filter = JSON.stringify({ projects: [{ id: 'app' }] });
+    const filtered = new Map<Params, string>();
+    for (const params of renderings) filtered.set(params, await exportFrom(ctx.app, ws, { ...params, filter }));
+    // The web texts' entries were kept through the filtered export, which stored the changed text.
+    const after = await storedEntries(ws);
+    expect([...after.values()].map((ids) => ids.length)).toEqual([...before.values()].map((ids) => ids.length));
+    for (const ids of after.values()) expect(ids).toContain('web-2');
+    await ok(ws.api.patch('textItems', { updates: [{ developerId: 'app-3', text: 'App again' }] }));
+    const whole = new Map<Params, string>();
+    for (const params of renderings) whole.set(params, await exportFrom(ctx.app, ws, params));
+    for (const params of renderings) {
+      // (The filtered files themselves are checked byte for byte in the project filter's test above.)
+      expect(filtered.get(params)).not.toContain('web-');
+      if (params.format !== 'ios-stringsdict') expect(filtered.get(params)).toContain('Only the app');
+      const file = whole.get(params) as string;
+      if (params.format !== 'ios-stringsdict') expect(file).toContain('App again');
+      expect(file).toBe(await renderedAfresh(ws, params));
+    }
+  });
+
+  it('serve runs stored twice by racing exports, and keep one of them after a write', async () => {
+    const ws = await seeded();
+    for (const params of renderings) await exportFrom(ctx.app, ws, params);
+    const db = ctx.database.db;
+    const sets = db.selectFrom('export_fragment_sets').select('id').where('workspace_id', '=', ws.id);
+    const kept = await db
+      .selectFrom('export_fragment_runs')
+      .select(['set_id', 'first_key', 'last_key', 'entries', 'body'])
+      .where('set_id', 'in', sets)
+      .execute();
+    // Another export stored the same runs meanwhile, overlapping them.
+    await db.insertInto('export_fragment_runs').values(kept).execute();
+    const files = new Map<Params, string>();
+    for (const params of renderings) files.set(params, await exportFrom(other, ws, params));
+    await ok(ws.api.patch('textItems', { updates: [{ developerId: 'web-3', text: 'Raced' }] }));
+    await caughtUp(other, ws, await revisionOn(ctx.app, ws));
+    for (const params of renderings) files.set(params, await exportFrom(other, ws, params));
+    // The write's exports stored the run of web-3 again and deleted both copies of the old one.
+    for (const ids of (await storedEntries(ws)).values()) expect(ids.filter((id) => id === 'web-3')).toHaveLength(1);
+    for (const params of renderings) {
+      const file = files.get(params) as string;
+      if (params.format !== 'ios-stringsdict') expect(file).toContain('Raced');
+      expect(file).toBe(await renderedAfresh(ws, params));
+    }
   });
 });
