@@ -1,3 +1,4 @@
+import { valuesOfWholeChange } from './changes.diff.js';
 import type { Change, ChangeAction, FieldChanges } from './changes.types.js';
 
 /**
@@ -28,13 +29,29 @@ export const CHANGES_PER_ROW = 1000;
 export const changeId = (rowId: number, index: number) => rowId * CHANGES_PER_ROW + index;
 export const rowOfChangeId = (id: number) => Math.floor(id / CHANGES_PER_ROW);
 
-function storedPair(fields: FieldChanges, dropNulls: boolean): StoredFields {
+function storedPair(change: Change): StoredFields {
+  const dropNulls = isText(change);
+  const whole = valuesOfWholeChange(change);
+  // A create (a delete): the record's values after (before), as the change lists them.
+  if (whole && (whole.before === null) !== (whole.after === null)) {
+    const values = (whole.after ?? whole.before) as Record<string, unknown>;
+    const kept: Values = {};
+    let allNull = true;
+    for (const name in values) {
+      const value = values[name] ?? null;
+      if (value === null && dropNulls) continue;
+      if (value !== null) allNull = false;
+      kept[name] = value;
+    }
+    if (whole.before === null) return [null, kept];
+    return allNull ? [null, kept] : [kept, null];
+  }
   const before: Values = {};
   const after: Values = {};
   let beforeNull = true;
   let afterNull = true;
-  for (const name in fields) {
-    const { before: was, after: is } = fields[name] as FieldChanges[string];
+  for (const name in change.fields) {
+    const { before: was, after: is } = change.fields[name] as FieldChanges[string];
     // Only in a create (a delete): a field the create did not set (the record did not have).
     if (dropNulls && was === null && is === null) continue;
     before[name] = was;
@@ -58,7 +75,7 @@ function fieldsOfPair([before, after]: StoredFields): FieldChanges {
 const isText = (change: Change) => change.kind === 'textItem' || change.kind === 'component';
 
 export function storedFields(change: Change): string {
-  return JSON.stringify(storedPair(change.fields, isText(change)));
+  return JSON.stringify(storedPair(change));
 }
 
 /** A row to write: the changes it holds (one or more, of one record) and its `fields` text. */
@@ -85,7 +102,7 @@ export function storedRows(changes: readonly Change[]): StoredRow[] {
       const parts: StoredPart[] = [];
       for (let i = start; i < end; i += 1) {
         const change = changes[i] as Change;
-        const [before, after] = storedPair(change.fields, isText(change));
+        const [before, after] = storedPair(change);
         parts.push([change.variantId, change.action, before, after]);
       }
       rows.push({ first, count: end - start, fields: JSON.stringify({ f: parts }) });
