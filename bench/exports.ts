@@ -173,7 +173,7 @@ console.log(
 );
 for (const [format, m] of Object.entries(cold)) {
   console.log(
-    `cold ${format}: ${m.ms.toFixed(0)} ms (server CPU ${m.cpu} ms), ${mib(m.bytes)} MiB, server RSS growth ${m.growth.toFixed(0)} MiB, GET /v2/statuses meanwhile p99 ${m.statusesP99.toFixed(1)} ms, max ${m.statusesMax.toFixed(0)} ms`,
+    `cold ${format}: ${m.ms.toFixed(0)} ms (server CPU ${m.cpu} ms), ${mib(m.bytes)} MiB, server RSS growth ${m.growth.toFixed(0)} MiB, ${quiet ? 'no GET /v2/statuses meanwhile' : `GET /v2/statuses meanwhile p99 ${m.statusesP99.toFixed(1)} ms, max ${m.statusesMax.toFixed(0)} ms`}`,
   );
 }
 
