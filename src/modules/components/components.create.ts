@@ -50,17 +50,10 @@ export function planCreate(
     }
     return { folderId, name: input.name ?? input.developerId ?? null };
   });
-  return planned.map(({ own, ...p }) => ({
-    ...p,
-    folderId: own.folderId,
-    name: own.name ?? (nameFromText(p.text) || p.developerId),
-  }));
+  // Without a name or developer ID, the name comes from the text as stored.
+  for (const p of planned) p.name ??= nameFromText(p.text) || p.developerId;
+  return planned as PlannedComponent[];
 }
 
 /** A planned component as the texts core creates it. */
-export const newComponent = ({ name, folderId, ...content }: PlannedComponent): Omit<Component, 'id'> => ({
-  kind: 'component',
-  ...content,
-  name,
-  folderId,
-});
+export const newComponent = (planned: PlannedComponent): Omit<Component, 'id'> => ({ kind: 'component', ...planned });

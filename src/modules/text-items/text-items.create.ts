@@ -67,7 +67,7 @@ export function planCreate(
     slugOf: (input: NewTextItemInput) => slugOfFirstWords(storedText(context, input.text).text),
     alreadyExists: textItemExists,
   };
-  const planned = planContents(inputs, context, existing, rules, (input, at) => {
+  return planContents(inputs, context, existing, rules, (input, at) => {
     let blockId: number | null = null;
     if (input.blockId !== undefined && input.blockId !== null) {
       const block = target.blocks.get(input.blockId);
@@ -88,20 +88,13 @@ export function planCreate(
     }
     return { blockId, baseTextItemId };
   });
-  return planned.map(({ own, ...p }) => ({ ...p, ...own }));
 }
 
 /** A planned item as the texts core creates it, at its place in the project's custom order. */
-export const newTextItem = (
-  containerId: number,
-  { blockId, baseTextItemId, ...content }: PlannedTextItem,
-  position: number,
-): Omit<TextItem, 'id'> => ({
+export const newTextItem = (containerId: number, planned: PlannedTextItem, position: number): Omit<TextItem, 'id'> => ({
   kind: 'text_item',
-  ...content,
+  ...planned,
   projectId: containerId,
-  blockId,
   position,
-  baseTextItemId,
   componentId: null,
 });

@@ -100,17 +100,21 @@ export function storedPlurals(
 
 /** Row ids of the listed variables, in variable creation order; unknown names are a 400 naming them. */
 export function variableIds(context: WriteContext, names: readonly string[], path: string): number[] {
-  const missing = [...new Set(names)].filter((name) => !context.variables.has(name));
-  if (missing.length > 0) fail(path, `Variables not found: ${missing.join(', ')}`);
-  const ids = new Set(names.map((name) => (context.variables.get(name) as Variable).id));
-  return [...ids].sort((a, b) => a - b);
+  const ids: number[] = [];
+  const missing = new Set<string>();
+  for (const name of names) {
+    const variable = context.variables.get(name);
+    if (variable === undefined) missing.add(name);
+    else if (!ids.includes(variable.id)) ids.push(variable.id);
+  }
+  if (missing.size > 0) fail(path, `Variables not found: ${[...missing].join(', ')}`);
+  return ids.length > 1 ? ids.sort((a, b) => a - b) : ids;
 }
 
 export const variantNotFoundMessage = (developerId: string) => `Variant with id ${developerId} not found`;
 
-export function variantRow(context: WriteContext, developerId: string, path: string): VariantRow {
-  return context.variants.get(developerId) ?? fail(path, variantNotFoundMessage(developerId));
-}
+/** `path[i].field`: built only for an error or a nested list, not for every value of a batch. */
+const memberPath = (path: string, i: number, field: string) => `${path}[${i}].${field}`;
 
 /** The variant values of a create, each variant once. */
 export function variantValues(
@@ -119,22 +123,24 @@ export function variantValues(
   path: string,
 ): VariantValue[] {
   const seen = new Set<string>();
+  const initialStatus = defaultStatus(context.statuses);
   return inputs.map((input, i) => {
-    const at = `${path}[${i}]`;
-    const variant = variantRow(context, input.variantId, `${at}.variantId`);
-    if (seen.has(input.variantId)) fail(`${at}.variantId`, `variant ${input.variantId} appears more than once`);
+    const variant =
+      context.variants.get(input.variantId) ??
+      fail(memberPath(path, i, 'variantId'), variantNotFoundMessage(input.variantId));
+    if (seen.has(input.variantId)) {
+      fail(memberPath(path, i, 'variantId'), `variant ${input.variantId} appears more than once`);
+    }
     seen.add(input.variantId);
     const { text, richText } = storedText(context, input.text);
     return {
       variantId: variant.id,
       text,
       richText,
-      plurals: input.plurals ? storedPlurals(context, input.plurals, text, `${at}.plurals`) : null,
+      plurals: input.plurals ? storedPlurals(context, input.plurals, text, memberPath(path, i, 'plurals')) : null,
       status:
-        input.status === undefined
-          ? defaultStatus(context.statuses)
-          : checkStatus(context, input.status, `${at}.status`),
-      assigneeId: assigneeId(context, input.assignee ?? null, `${at}.assignee`),
+        input.status === undefined ? initialStatus : checkStatus(context, input.status, memberPath(path, i, 'status')),
+      assigneeId: input.assignee == null ? null : assigneeId(context, input.assignee, memberPath(path, i, 'assignee')),
       notes: input.notes ?? '',
       characterLimit: input.characterLimit ?? null,
     };

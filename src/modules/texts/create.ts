@@ -100,16 +100,16 @@ function assignDeveloperIds<I extends NewContentInput>(
 
 /**
  * Checks a whole create before anything is written; the first bad element is the error. The
- * request's ids are distinct (`assertDistinctCreateIds`). Per element: a developer ID that exists (409), then the kind's own fields (`own`, whose answer is
- * kept as `planned.own`), then the content fields, then plural-record collisions.
+ * request's ids are distinct (`assertDistinctCreateIds`). Per element: a developer ID that exists (409), then the kind's own fields (`own`, whose
+ * answer is added to the planned text), then the content fields, then plural-record collisions.
  */
-export function planContents<I extends NewContentInput, T>(
+export function planContents<I extends NewContentInput, T extends object>(
   inputs: readonly I[],
   context: WriteContext,
   existing: ExistingTexts,
   rules: CreateRules<I>,
   own: (input: I, at: string, developerId: string) => T,
-): (PlannedContent & { own: T })[] {
+): (PlannedContent & T)[] {
   const { ids, conflicts } = assignDeveloperIds(inputs, existing, rules.slugOf);
   const requestIndex = new Map(ids.map((id, index) => [id, index]));
   const formsInRequest = inputs.map(inputForms);
@@ -118,6 +118,7 @@ export function planContents<I extends NewContentInput, T>(
     return index === undefined ? existing.formsOf(id) : formsInRequest[index];
   };
   const exists = (id: string) => existing.ids.has(id) || requestIndex.has(id);
+  const initialStatus = defaultStatus(context.statuses);
 
   return inputs.map((input, index) => {
     const at = `${rules.field}[${index}]`;
@@ -128,25 +129,27 @@ export function planContents<I extends NewContentInput, T>(
 
     const { text, richText } = storedText(context, input.text);
     const plurals = input.plurals ? storedPlurals(context, input.plurals, text, `${at}.plurals`) : null;
-    const status = input.status === undefined ? defaultStatus(context.statuses) : input.status;
-    const planned = {
+    const planned: PlannedContent = {
       developerId,
       text,
       richText,
       plurals,
       notes: input.notes ?? '',
       tags: input.tags ?? [],
-      status: checkStatus(context, status, `${at}.status`),
-      assigneeId: assigneeId(context, input.assignee ?? null, `${at}.assignee`),
+      status:
+        input.status === undefined && context.statuses.has(initialStatus)
+          ? initialStatus
+          : checkStatus(context, input.status ?? initialStatus, `${at}.status`),
+      assigneeId: input.assignee == null ? null : assigneeId(context, input.assignee, `${at}.assignee`),
       characterLimit: input.characterLimit ?? null,
       integrated: input.integrated ?? false,
-      variableIds: variableIds(context, input.variables ?? [], `${at}.variables`),
-      variants: variantValues(context, input.variants ?? [], `${at}.variants`),
-      own: ownFields,
+      variableIds: input.variables ? variableIds(context, input.variables, `${at}.variables`) : [],
+      variants: input.variants ? variantValues(context, input.variants, `${at}.variants`) : [],
     };
     const collision = pluralCollision(developerId, formsInRequest[index] as Set<PluralForm>, exists, formsOf);
     if (collision) throw badRequest(`${at}: ${collision}`);
-    return planned;
+    // The kind's own fields join the content (one object per text: no copy of the content).
+    return Object.assign(planned, ownFields);
   });
 }
 
@@ -209,13 +212,14 @@ export async function createTexts(trx: Executor, workspaceId: number, texts: rea
         variableIds: [...text.variableIds].sort((a, b) => a - b),
       }) as TextEntity,
   );
-  await repo.insertVariantValues(
-    trx,
-    created.flatMap((t) => t.variants.map((v) => variantValueRow(t.id, v))),
-  );
-  await repo.insertTextVariables(
-    trx,
-    created.flatMap((t) => t.variableIds.map((variable_id) => ({ text_id: t.id, variable_id }))),
-  );
+  // Loops rather than flatMap: these run once per variant value of a batch of thousands.
+  const values: ReturnType<typeof variantValueRow>[] = [];
+  const links: { text_id: number; variable_id: number }[] = [];
+  for (const t of created) {
+    for (const v of t.variants) values.push(variantValueRow(t.id, v));
+    for (const variable_id of t.variableIds) links.push({ text_id: t.id, variable_id });
+  }
+  await repo.insertVariantValues(trx, values);
+  await repo.insertTextVariables(trx, links);
   return created;
 }

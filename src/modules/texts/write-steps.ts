@@ -41,10 +41,13 @@ export function plannedCreate(created: readonly TextEntity[], lookups: FieldLook
 export function namesOfNewTexts(
   elements: readonly { variants?: readonly { variantId: string }[]; variables?: readonly string[] }[],
 ): { variants: string[]; variables: string[] } {
-  return {
-    variants: elements.flatMap((e) => (e.variants ?? []).map((v) => v.variantId)),
-    variables: elements.flatMap((e) => e.variables ?? []),
-  };
+  const variants: string[] = [];
+  const variables: string[] = [];
+  for (const element of elements) {
+    for (const value of element.variants ?? []) variants.push(value.variantId);
+    for (const name of element.variables ?? []) variables.push(name);
+  }
+  return { variants, variables };
 }
 
 /** The texts of one kind a batch names, every one of them: the first missing is `notFound(id)`. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
+import { changesOf } from '../changes/helpers.js';
 import { countTexts, createItems, failure, keys, list, post, record, world } from './helpers.js';
 
 const ctx = await setupApp();
@@ -103,6 +104,42 @@ describe('POST /v2/textItems', () => {
     await createItems(ws, { projectId: 'app' }, [{ developerId: 'b', text: 'B' }]);
     await createItems(ws, { projectId: 'app' }, [{ developerId: 'a', text: 'A' }]);
     expect(keys(await list(ws, { projects: [{ id: 'app' }] }, '&sort=project_order'))).toEqual(['b', 'a']);
+  });
+
+  it('lists each variable once, in creation order, in the record and in the change log', async () => {
+    const ws = await fresh();
+    await post(ws, 'variables', {
+      variables: [
+        { name: 'a', type: 'string', data: { example: 'x' } },
+        { name: 'b', type: 'string', data: { example: 'y' } },
+      ],
+    });
+    const changes = await changesOf(ws, () =>
+      ws.api.post('textItems', {
+        projectId: 'app',
+        textItems: [
+          {
+            developerId: 'many',
+            text: '{{b}} {{n}} {{a}}',
+            variables: ['b', 'n', 'b', 'a'],
+            variants: [{ variantId: 'fr', text: '{{a}} {{n}} {{b}}' }],
+          },
+          { developerId: 'one', text: '{{n}}', variables: ['n', 'n'] },
+        ],
+      }),
+    );
+    const records = await list(ws, { projects: [{ id: 'app' }], variants: [{ id: 'all' }] });
+    const byKey = new Map(records.map((r) => [`${r.id}/${r.variantId}`, r]));
+    expect(byKey.get('many/null')?.variableIds).toEqual(['n', 'a', 'b']);
+    expect(byKey.get('one/null')?.variableIds).toEqual(['n']);
+    const created = changes.find((c) => c.developerId === 'many' && c.variantId === null);
+    expect(created?.fields.variableIds).toEqual({ before: null, after: ['n', 'a', 'b'] });
+    const value = changes.find((c) => c.developerId === 'many' && c.variantId === 'fr');
+    expect(value?.fields).toMatchObject({
+      text: { before: null, after: '{{a}} {{n}} {{b}}' },
+      status: { before: null, after: 'NONE' },
+    });
+    expect(byKey.get('many/fr')?.variableIds).toEqual(['n', 'a', 'b']);
   });
 
   it('answers an empty list for no items, still checking the container', async () => {
