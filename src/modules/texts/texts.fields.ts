@@ -37,6 +37,16 @@ const pluralsField = (plurals: readonly PluralText[] | null) =>
       )
     : null;
 
+/** The names of listed variables (one gone since is left out). */
+function variableNames(ids: readonly number[], lookups: FieldLookups): string[] {
+  const names: string[] = [];
+  for (const id of ids) {
+    const name = lookups.variables.get(id);
+    if (name !== undefined) names.push(name);
+  }
+  return names;
+}
+
 const ref = (map: ReadonlyMap<number, string>, id: number | null) => (id === null ? null : (map.get(id) ?? null));
 
 /**
@@ -84,7 +94,7 @@ const COMMON_FIELDS: readonly Field<TextEntity>[] = [
   field(
     'variableIds',
     (e: TextEntity) => e.variableIds,
-    (ids, l) => ids.flatMap((id) => l.variables.get(id) ?? []),
+    (ids, l) => variableNames(ids, l),
   ),
   content.status,
   content.assignee,
@@ -194,32 +204,38 @@ export const variantFields = (value: VariantValue, lookups: FieldLookups): Field
  */
 export function textChanges(before: TextEntity | null, after: TextEntity | null, lookups: FieldLookups): Change[] {
   const entity = (after ?? before) as TextEntity;
-  const kind = changeKindOf(entity.kind);
-  const textRefOf = textRef(entity.kind, entity.id);
-  const identity = (variantId: number | null): RecordIdentity => ({
-    kind,
-    ref: textRefOf,
+  const base: RecordIdentity = {
+    kind: changeKindOf(entity.kind),
+    ref: textRef(entity.kind, entity.id),
     developerId: entity.developerId,
-    variantId: variantId === null ? null : (lookups.variants.get(variantId) ?? null),
-  });
+    variantId: null,
+  };
   const out: Change[] = [];
-  const base = recordChange(identity(null), fieldsOf(entity.kind), before, after, lookups);
-  if (base) out.push(base);
+  const baseChange = recordChange(base, fieldsOf(entity.kind), before, after, lookups);
+  if (baseChange) out.push(baseChange);
   const was = before?.variants ?? [];
   const is = after?.variants ?? [];
   for (const old of was) {
     const now = is.find((v) => v.variantId === old.variantId) ?? null;
     if (old === now) continue;
-    const change = recordChange(identity(old.variantId), VARIANT_FIELDS, old, now, lookups);
+    const change = recordChange(variantIdentity(base, old, lookups), VARIANT_FIELDS, old, now, lookups);
     if (change) out.push(change);
   }
   for (const now of is) {
-    if (was.some((v) => v.variantId === now.variantId)) continue;
-    const change = recordChange(identity(now.variantId), VARIANT_FIELDS, null, now, lookups);
+    if (was.length > 0 && was.some((v) => v.variantId === now.variantId)) continue;
+    const change = recordChange(variantIdentity(base, now, lookups), VARIANT_FIELDS, null, now, lookups);
     if (change) out.push(change);
   }
   return out;
 }
+
+/** A variant value's record: its text's identity, with the variant's developer ID. */
+const variantIdentity = (text: RecordIdentity, value: VariantValue, lookups: FieldLookups): RecordIdentity => ({
+  kind: text.kind,
+  ref: text.ref,
+  developerId: text.developerId,
+  variantId: lookups.variants.get(value.variantId) ?? null,
+});
 
 /** The text row ids a set of texts points at (base text items, components), for `lookups.texts`. */
 export function referencedTextIds(entities: readonly TextEntity[]): number[] {
