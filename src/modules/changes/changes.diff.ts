@@ -138,14 +138,27 @@ export function changeOf(
 }
 
 /**
- * The values of the records created (`after`) or deleted (`before`), by the change that lists
+ * The values of the records created (`after`) or deleted (`before`), on the change that lists
  * them: the log stores them as they are, and a create's `fields`, one `{ before, after }` per field,
  * are only built if something reads them (a webhook's events). A batch create of 1,000 texts
- * made some 40,000 of those objects for nothing.
+ * made some 40,000 of those objects for nothing. The getter is one function shared by every such
+ * change (an accessor written in an object literal would be a new function per change).
  */
-const wholeValues = new WeakMap<Change, { before: Fields | null; after: Fields | null }>();
+const WHOLE = Symbol('whole');
+interface Whole {
+  before: Fields | null;
+  after: Fields | null;
+  fields?: FieldChanges;
+}
+type WholeChange = Change & { [WHOLE]: Whole };
 
-export const valuesOfWholeChange = (change: Change) => wholeValues.get(change);
+export const valuesOfWholeChange = (change: Change): Whole | undefined => (change as Partial<WholeChange>)[WHOLE];
+
+function wholeFields(this: WholeChange): FieldChanges {
+  const whole = this[WHOLE];
+  whole.fields ??= diffFields(whole.before, whole.after);
+  return whole.fields;
+}
 
 function wholeChange(
   identity: RecordIdentity,
@@ -153,20 +166,16 @@ function wholeChange(
   after: Fields | null,
   action: ChangeAction | undefined,
 ): Change {
-  let fields: FieldChanges | undefined;
-  const change: Change = {
+  const change = {
     kind: identity.kind,
     ref: identity.ref,
     developerId: identity.developerId,
     variantId: identity.variantId ?? null,
     action: action ?? (before === null ? 'created' : 'deleted'),
-    get fields() {
-      fields ??= diffFields(before, after);
-      return fields;
-    },
+    [WHOLE]: { before, after },
   };
-  wholeValues.set(change, { before, after });
-  return change;
+  Object.defineProperty(change, 'fields', { get: wholeFields, enumerable: true, configurable: true });
+  return change as WholeChange;
 }
 
 /** `changeOf` over many records, dropping the ones that did not change. */
