@@ -12,6 +12,11 @@ const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
  * statement text is built here rather than through Kysely's insert builder, whose per-value
  * parsing costs more than the insert itself for thousands of rows (the change log of a batch
  * write). Table and column names come from our code; every value is a bound parameter.
+ *
+ * On PostgreSQL the rows travel as one JSON parameter read by `json_populate_recordset`, which
+ * gives each value the type of its column: a statement of 10,000 placeholders took the server
+ * 20-30 ms to parse and as long again to bind, per statement, before it inserted anything. Rows
+ * holding a value JSON cannot carry as it is (bytes, objects) take the placeholders.
  */
 export async function bulkInsert(
   executor: Executor,
@@ -36,6 +41,9 @@ export async function bulkInsertReturning<R>(
   const out: R[] = [];
   if (rows.length === 0) return out;
   const postgres = dialectOf(executor) === 'postgres';
+  if (postgres && rows.every((row) => row.every(isJsonScalar))) {
+    return insertFromJson<R>(executor, table, columns, rows, returning);
+  }
   const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values `;
   const tail = returning.length > 0 ? ` returning ${returning.map(quote).join(', ')}` : '';
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
@@ -51,6 +59,36 @@ export async function bulkInsertReturning<R>(
     if (tail) out.push(...result.rows);
   }
   return out;
+}
+
+const isJsonScalar = (value: unknown) =>
+  value === null ||
+  value === undefined ||
+  typeof value === 'string' ||
+  typeof value === 'boolean' ||
+  (typeof value === 'number' && Number.isFinite(value));
+
+async function insertFromJson<R>(
+  executor: Executor,
+  table: string,
+  columns: readonly string[],
+  rows: readonly (readonly unknown[])[],
+  returning: readonly string[],
+): Promise<R[]> {
+  const list = columns.map(quote).join(', ');
+  const objects = rows.map((row) => {
+    const object: Record<string, unknown> = {};
+    for (let column = 0; column < columns.length; column += 1) object[columns[column] as string] = row[column] ?? null;
+    return object;
+  });
+  const tail = returning.length > 0 ? ` returning ${returning.map(quote).join(', ')}` : '';
+  const result = await executor.executeQuery<R>(
+    CompiledQuery.raw(
+      `insert into ${quote(table)} (${list}) select ${list} from json_populate_recordset(null::${quote(table)}, $1::json)${tail}`,
+      [JSON.stringify(objects)],
+    ),
+  );
+  return tail ? result.rows : [];
 }
 
 /** The `values` of `rows` tuples of `columns` parameters: `(?, ?), (?, ?)`, or `($1, $2), ($3, $4)` on PostgreSQL. */
