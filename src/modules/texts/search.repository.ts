@@ -155,7 +155,7 @@ const POSTGRES_DOCUMENT = sql`to_tsvector('simple', ${POSTGRES_DOCUMENT_TEXT})`;
  * queue: a restore calls it so that the workspace it wrote is searchable when it commits.
  */
 export async function refreshSearchIndex(db: Executor): Promise<void> {
-  while ((await indexQueued(db, Number.MAX_SAFE_INTEGER)) > 0) {}
+  await indexQueued(db, Number.MAX_SAFE_INTEGER);
 }
 
 /**
