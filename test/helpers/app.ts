@@ -35,6 +35,22 @@ export async function setupApp(overrides: Partial<Config> = {}): Promise<TestCon
   return { app, database, services, config };
 }
 
+/**
+ * Another server on the same database as `ctx`: its own services, memory and caches, as a second
+ * process would have; closed after the file's tests.
+ */
+export async function anotherServer(ctx: TestContext): Promise<{ app: App; services: Services }> {
+  const database = openDatabase(ctx.config.database);
+  const services = servicesFor(ctx.config, database);
+  const app = await buildApp({ config: ctx.config, database, services, logger: false });
+  await app.ready();
+  afterAll(async () => {
+    await app.close();
+    await database.close();
+  });
+  return { app, services };
+}
+
 let counter = 0;
 
 export interface Workspace {

@@ -1,8 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
-import { openDatabase } from '../../src/db/database.js';
 import { servicesFor } from '../../src/services.js';
-import { apiClient, createWorkspace, setupApp, withFilter } from '../helpers/app.js';
+import { anotherServer, apiClient, createWorkspace, setupApp, withFilter } from '../helpers/app.js';
 import { onPostgres } from '../helpers/database.js';
 
 const ctx = await setupApp();
@@ -28,18 +27,9 @@ const sharedHandle = await buildApp({
   logger: false,
 });
 await sharedHandle.ready();
-const ownDatabase = openDatabase(ctx.config.database);
-const ownHandle = await buildApp({
-  config: ctx.config,
-  database: ownDatabase,
-  services: servicesFor(ctx.config, ownDatabase),
-  logger: false,
-});
-await ownHandle.ready();
+const { app: ownHandle } = await anotherServer(ctx);
 afterAll(async () => {
   await sharedHandle.close();
-  await ownHandle.close();
-  await ownDatabase.close();
 });
 
 const etagOf = (res: { headers: Record<string, unknown> }) => String(res.headers.etag);

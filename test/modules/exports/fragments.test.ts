@@ -1,9 +1,13 @@
-import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import { openDatabase } from '../../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
 import { FORMATS } from '../../../src/formats/types.js';
-import { servicesFor } from '../../../src/services.js';
-import { apiClient, createWorkspace, setupApp, type TestContext, type Workspace } from '../../helpers/app.js';
+import {
+  anotherServer,
+  apiClient,
+  createWorkspace,
+  setupApp,
+  type TestContext,
+  type Workspace,
+} from '../../helpers/app.js';
 import { post } from './helpers.js';
 
 // Exports are written from rendered fragments kept in the database (docs/exports.md#fragments).
@@ -15,19 +19,7 @@ import { post } from './helpers.js';
 // and inside them.
 const ctx = await setupApp({ exportRunTexts: 3 });
 
-/** Another server on the same database. */
-async function secondServer(of: TestContext) {
-  const database = openDatabase(of.config.database);
-  const services = servicesFor(of.config, database);
-  const app = await buildApp({ config: of.config, database, services, logger: false });
-  await app.ready();
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
-  return app;
-}
-const other = await secondServer(ctx);
+const { app: other } = await anotherServer(ctx);
 
 type Params = Record<string, string>;
 type App = TestContext['app'];

@@ -1,26 +1,12 @@
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../../src/app.js';
-import { openDatabase } from '../../../src/db/database.js';
-import { servicesFor } from '../../../src/services.js';
-import { apiClient, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
+import { describe, expect, it } from 'vitest';
+import { anotherServer, apiClient, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 
 const ctx = await setupApp();
 
-/** Another server on the same database, whose search index is never worked off in the background. */
-async function serverWithoutIndexing() {
-  const database = openDatabase(ctx.config.database);
-  const services = servicesFor(ctx.config, database);
-  await services.searchIndex.stop();
-  const app = await buildApp({ config: ctx.config, database, services, logger: false });
-  await app.ready();
-  afterAll(async () => {
-    await app.close();
-    await database.close();
-  });
-  return app;
-}
-const quiet = await serverWithoutIndexing();
+// Another server on the same database, whose search index is never worked off in the background.
+const { app: quiet, services: quietServices } = await anotherServer(ctx);
+await quietServices.searchIndex.stop();
 
 /** Texts of the workspace waiting in the search queue (other test files write to the database too). */
 const queued = async (ws: Workspace) =>
