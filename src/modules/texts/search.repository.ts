@@ -171,6 +171,10 @@ async function indexQueued(db: Executor, batch: number): Promise<number> {
       returning text_id`.execute(db);
     if (rows.length === 0) return 0;
     const ids = rows.map((row) => row.text_id);
+    // The documents' foreign key takes a share lock on each text. A writer holding one of them
+    // (deleting it) while it waits for this transaction's queue rows would be a deadlock, so the
+    // locks are taken first and never waited for: this pass gives way and is tried again.
+    await sql`select id from texts where id = any(${ids}::integer[]) order by id for key share nowait`.execute(db);
     await sql`delete from text_search where text_id = any(${ids}::integer[])`.execute(db);
     await sql`insert into text_search (text_id, workspace_id, document)
       select t.id, t.workspace_id, ${POSTGRES_DOCUMENT} from texts t where t.id = any(${ids}::integer[])`.execute(db);
@@ -219,7 +223,15 @@ export function createSearchIndexer(db: Kysely<Database>) {
     for (;;) {
       const empty = (await sql`select 1 as queued from text_search_queue limit 1`.execute(db)).rows.length === 0;
       if (empty) return;
-      const taken = await db.transaction().execute((trx) => indexQueued(trx, INDEX_BATCH));
+      const taken = await db
+        .transaction()
+        .execute((trx) => indexQueued(trx, INDEX_BATCH))
+        .catch(async (error: unknown) => {
+          // A text a writer holds (PostgreSQL's lock_not_available, above): after it commits.
+          if ((error as { code?: unknown }).code !== '55P03') throw error;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return INDEX_BATCH;
+        });
       if (taken < INDEX_BATCH) return;
       await new Promise((resolve) => setImmediate(resolve));
     }
