@@ -293,6 +293,12 @@ export interface ExportFragmentRunsTable {
   entries: string;
   /** The texts' fragments end to end. */
   body: string;
+  /** `body`'s UTF-8 bytes as raw deflate blocks ending with a sync flush; null in runs stored before. */
+  deflated: Buffer | null;
+  /** CRC-32 of those bytes, as a signed 32-bit integer. */
+  crc: number | null;
+  /** Their length in bytes. */
+  size: number | null;
 }
 
 export interface Database {

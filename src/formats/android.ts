@@ -16,6 +16,7 @@ import {
   type ExportVariable,
   type FileFormat,
   fileWriter,
+  type SpanEntry,
   spanBody,
   wholeFile,
 } from './types.js';
@@ -72,8 +73,8 @@ export const androidFormat: FileFormat = {
         return fragmentOf(out, named, STRING_NAME_AT, PLURALS_NAME_AT);
       },
       place(fragment, id) {
-        const name = resourceName(id, taken);
         const original = sanitisedName(id);
+        const name = resourceName(original, taken);
         if (name === original || !fragment.nameAt) return fragment.body;
         let out = '';
         let from = 0;
@@ -86,20 +87,13 @@ export const androidFormat: FileFormat = {
       // Every name is taken in turn; the span is copied only where one of them is renamed.
       placeSpan(source, entries) {
         const body = spanBody(source, entries);
+        const renamed = takeNames(entries, taken);
         const start = entries.find((entry) => entry.length >= 0)?.at ?? 0;
-        let out = '';
-        let from = 0;
-        for (const entry of entries) {
-          if (entry.length < 0) continue;
-          const original = sanitisedName(entry.id);
-          const name = resourceName(entry.id, taken);
-          if (!entry.nameAt || name === original) continue;
-          for (const at of entry.nameAt) {
-            out += body.slice(from, entry.at - start + at) + name;
-            from = entry.at - start + at + original.length;
-          }
-        }
-        return from === 0 ? body : out + body.slice(from);
+        return renamed ? rename(body, start, renamed) : body;
+      },
+      placeRun(entries) {
+        const renamed = takeNames(entries, taken);
+        return renamed && ((body) => rename(body, 0, renamed));
       },
       tail: () => '</resources>\n',
     });
@@ -126,15 +120,48 @@ function fragmentOf(out: readonly string[], named: readonly number[], ...offsets
   return { body: lines(out), variables: [], nameAt };
 }
 
+/** An entry whose resources get another name than its sanitised ID. */
+interface Renamed {
+  entry: SpanEntry;
+  original: string;
+  name: string;
+}
+
+/** Takes the entries' names in turn: those renamed because an earlier ID took their name, or null. */
+function takeNames(entries: readonly SpanEntry[], taken: Set<string>): Renamed[] | null {
+  let renamed: Renamed[] | null = null;
+  for (const entry of entries) {
+    if (entry.length < 0) continue;
+    const original = sanitisedName(entry.id);
+    const name = resourceName(original, taken);
+    if (!entry.nameAt || name === original) continue;
+    renamed ??= [];
+    renamed.push({ entry, original, name });
+  }
+  return renamed;
+}
+
+/** A span's bytes (its first entry's bytes at `start` of the source) with the renamed entries' names replaced. */
+function rename(body: string, start: number, renamed: readonly Renamed[]): string {
+  let out = '';
+  let from = 0;
+  for (const { entry, original, name } of renamed) {
+    for (const at of entry.nameAt ?? []) {
+      out += body.slice(from, entry.at - start + at) + name;
+      from = entry.at - start + at + original.length;
+    }
+  }
+  return out + body.slice(from);
+}
+
 /** The developer ID with every character outside `[A-Za-z0-9_.]` replaced by `_`. */
 const sanitisedName = (id: string) => id.replace(/[^A-Za-z0-9_.]/g, '_');
 
 /**
- * The resource name of an ID: the sanitised ID. Two IDs that map to the same name (`a-b`, `a_b`)
- * would break the build, so later ones get `_2`, `_3`, ...
+ * The resource name of an ID, given its sanitised form `base`, taken: the sanitised ID. Two IDs
+ * that map to the same name (`a-b`, `a_b`) would break the build, so later ones get `_2`, `_3`, ...
  */
-function resourceName(id: string, taken: Set<string>): string {
-  const base = sanitisedName(id);
+function resourceName(base: string, taken: Set<string>): string {
   let name = base;
   for (let suffix = 2; taken.has(name); suffix++) name = `${base}_${suffix}`;
   taken.add(name);

@@ -11,6 +11,7 @@ import {
   type ExportVariable,
   type FileFormat,
   fileWriter,
+  hasBytes,
   spanBody,
   wholeFile,
 } from './types.js';
@@ -75,6 +76,7 @@ export const arbFormat: FileFormat = {
       },
       place: (fragment) => json.place(fragment.body),
       placeSpan: (source, entries) => json.place(spanBody(source, entries)),
+      placeRun: (entries) => json.placeStored(!hasBytes(entries)),
       tail: () => json.end(),
     });
   },

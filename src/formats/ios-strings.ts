@@ -35,6 +35,11 @@ export const iosStringsFormat: FileFormat = {
         for (const entry of entries) if (entry.length >= 0) blocks += 1;
         return first && blocks > 0 ? body.slice(2) : body;
       },
+      placeRun(entries) {
+        const first = blocks === 0;
+        for (const entry of entries) if (entry.length >= 0) blocks += 1;
+        return first && blocks > 0 ? (body) => body.slice(2) : null;
+      },
       tail: () => (blocks === 0 ? '' : '\n'),
     });
   },

@@ -25,6 +25,7 @@ export const iosStringsdictFormat: FileFormat = {
       fragment: (entry) => ({ body: pluralEntry(entry), variables: [] }),
       place: (fragment) => fragment.body,
       placeSpan: spanBody,
+      placeRun: () => null,
       tail: () => lines(['</dict>', '</plist>']),
     });
 

@@ -11,6 +11,7 @@ import {
   type ExportEntry,
   type FileFormat,
   fileWriter,
+  hasBytes,
   spanBody,
   variableNames,
   wholeFile,
@@ -87,6 +88,10 @@ export const jsonVueI18nFormat: FileFormat = {
       placeSpan(source, entries) {
         for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
         return json.place(spanBody(source, entries));
+      },
+      placeRun(entries) {
+        for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
+        return json.placeStored(!hasBytes(entries));
       },
       tail: () => json.members(summary.pairs()) + json.end(),
     });

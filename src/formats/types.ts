@@ -104,6 +104,13 @@ export interface FileWriter {
    * clashing Android name does).
    */
   placeSpan(source: string, entries: readonly SpanEntry[]): string;
+  /**
+   * A stored run placed whole (`entries` are all of its fragments, `source` their bytes end to
+   * end): takes the entries into account as `placeSpan` does, and answers null when the run's
+   * bytes go out exactly as stored (so an export that keeps them compressed sends them as they
+   * are), else what writes them, to call at once with the run's bytes.
+   */
+  placeRun(entries: readonly SpanEntry[]): ((source: string) => string) | null;
   tail(): string;
 }
 
@@ -128,8 +135,12 @@ export function spanBody(source: string, entries: readonly SpanEntry[]): string 
   return start === 0 && end === source.length ? source : source.slice(start, end);
 }
 
-/** The parts of a writer a format defines; `entry` is derived, and so is `placeSpan` unless the format has a faster one. */
-export type FormatWriter = Omit<FileWriter, 'entry' | 'placeSpan'> & Partial<Pick<FileWriter, 'placeSpan'>>;
+/**
+ * The parts of a writer a format defines; `entry` is derived, and so are `placeSpan` and
+ * `placeRun` unless the format has faster ones.
+ */
+export type FormatWriter = Omit<FileWriter, 'entry' | 'placeSpan' | 'placeRun'> &
+  Partial<Pick<FileWriter, 'placeSpan' | 'placeRun'>>;
 
 /** A format as the export engine drives it. */
 export interface FileFormat {
@@ -139,12 +150,18 @@ export interface FileFormat {
 
 /** A writer whose `entry` places the entry's own fragment. */
 export function fileWriter(parts: FormatWriter): FileWriter {
+  const placeSpan = parts.placeSpan ?? ((source, entries) => placeEach(parts, source, entries));
   return {
-    placeSpan: (source, entries) => placeEach(parts, source, entries),
     ...parts,
+    placeSpan,
+    // Without a format's own, a run is always written from its bytes.
+    placeRun: parts.placeRun ?? ((entries) => (source) => placeSpan(source, entries)),
     entry: (entry) => parts.place(parts.fragment(entry), entry.id),
   };
 }
+
+/** Whether any of the entries has bytes (a run of none is empty). */
+export const hasBytes = (entries: readonly SpanEntry[]): boolean => entries.some((entry) => entry.length > 0);
 
 /** A span placed fragment by fragment. */
 export function placeEach(writer: Pick<FileWriter, 'place'>, source: string, entries: readonly SpanEntry[]): string {

@@ -36,6 +36,17 @@ export class JsonObjectWriter {
     return this.#members === 1 ? `{${members.slice(1)}` : members;
   }
 
+  /**
+   * Members made by `fragment` and stored, placed whole: null when they go out as they are
+   * (nothing, or members after others), else what writes them (the object's first members).
+   */
+  placeStored(empty: boolean): ((members: string) => string) | null {
+    if (empty) return null;
+    if (this.#members === 0) return (members) => this.place(members);
+    this.#members += 1;
+    return null;
+  }
+
   members(pairs: JsonPairs): string {
     let out = '';
     for (const [key, value] of pairs) out += this.member(key, value);

@@ -144,6 +144,8 @@ export const httpCache = fp<HttpCacheOptions>(
       body: Readable,
     ): Readable {
       const encoding = state.encoding;
+      // A handler that streams its body already in the negotiated coding (a gzipped export) says so.
+      const encoded = encoding !== null && reply.getHeader('content-encoding') === encoding;
       if (encoding) reply.header('content-encoding', encoding).header('etag', weak(etag));
       reply.removeHeader('content-length');
       const key = cacheKey(request, state);
@@ -171,7 +173,7 @@ export const httpCache = fp<HttpCacheOptions>(
           callback();
         },
       });
-      const stages = encoding ? [body, compressStream(encoding), recorder] : [body, recorder];
+      const stages = encoding && !encoded ? [body, compressStream(encoding), recorder] : [body, recorder];
       // An error ends the response early (the client sees a cut transfer, never a complete-looking file).
       pipeline(stages, () => settle(request));
       return recorder;

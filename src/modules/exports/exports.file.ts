@@ -1,4 +1,5 @@
 import { Readable } from 'node:stream';
+import { constants, inflateRawSync } from 'node:zlib';
 import type { Executor } from '../../db/schema.js';
 import type { EntryFragment, ExportEntry, FileWriter } from '../../formats/types.js';
 import {
@@ -11,12 +12,23 @@ import {
   type TextStamp,
 } from '../texts/index.js';
 import type { FragmentSet, FreshEntry, RunBounds, StoredEntry, StoredRun } from './exports.fragments.js';
+import { type DeflatedBytes, gzipOf } from './exports.gzip.js';
 
 /** A rendered export: the whole file when it is small, else a stream of it. */
 export interface ExportBody {
   body: Buffer | Readable;
   contentType: string;
+  /** `gzip` when the stream is the file gzipped (see `renderFile`), null when it is the file itself. */
+  encoding: 'gzip' | null;
 }
+
+/** What the file's chunks are: bytes of the file, or a stored run's bytes still compressed. */
+type Piece = Buffer | DeflatedBytes;
+
+const sizeOf = (piece: Piece) => (Buffer.isBuffer(piece) ? piece.length : piece.size);
+/** A piece's bytes uncompressed (kept blocks end with a sync flush, not a last block). */
+const plainOf = (piece: Piece) =>
+  Buffer.isBuffer(piece) ? piece : inflateRawSync(piece.deflated, { finishFlush: constants.Z_SYNC_FLUSH });
 
 /** What the file says of a selected text, or null when it leaves it out. */
 export type EntryOf = (entity: TextEntity, chosen: OwnerSelection) => ExportEntry | null;
@@ -75,8 +87,8 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 interface Region {
   run: RunBounds | null;
   texts: TextStamp[];
-  /** The run as read (once per region), with its entries by text row id. */
-  stored?: { run: StoredRun; byText: Map<number, number> } | null;
+  /** The run as read (once per region, with its body), with its entries by text row id. */
+  stored?: { run: StoredRun; body: string; byText: Map<number, number> } | null;
   /** Whether part of the region was already written (too many new texts in one run's range). */
   split: boolean;
 }
@@ -90,6 +102,9 @@ interface Region {
  * holds texts no longer there, is stored again as new runs, which replace its old one. Stored
  * entries of texts outside a filtered export's selection are kept in the new runs. The turns of
  * the event loop are those of `fileChunks`, and one after every region.
+ *
+ * With `compressed`, a run placed whole and unchanged comes as its stored compressed bytes (for
+ * a gzip answer), without its body ever being read as text.
  */
 async function* fragmentChunks(
   stamped: StampedSelection,
@@ -98,8 +113,9 @@ async function* fragmentChunks(
   writer: FileWriter,
   entryOf: EntryOf,
   complete: boolean,
+  compressed: boolean,
   done: () => Promise<void>,
-): AsyncGenerator<Buffer> {
+): AsyncGenerator<Piece> {
   try {
     let out = writer.head();
     let placed = 0;
@@ -137,9 +153,9 @@ async function* fragmentChunks(
 
       /** Stored entries `from` to `to` (inclusive) as one span. */
       const span = (from: number, to: number): string => {
-        const { run } = stored as NonNullable<typeof stored>;
+        const { run, body } = stored as NonNullable<typeof stored>;
         const whole = from === 0 && to === run.entries.length - 1;
-        return writer.placeSpan(run.body, whole ? run.entries : run.entries.slice(from, to + 1));
+        return writer.placeSpan(body, whole ? run.entries : run.entries.slice(from, to + 1));
       };
       let from = -1;
       let to = -1;
@@ -180,10 +196,10 @@ async function* fragmentChunks(
         const hit = hits[i];
         const { id: textId, stamp, developerId } = text;
         if (hit === undefined) return { textId, stamp, developerId, fragment: fresh.get(text.id) ?? null };
-        const { run } = stored as NonNullable<typeof stored>;
-        return { textId, stamp, developerId, fragment: storedFragment(run, run.entries[hit] as StoredEntry) };
+        const { run, body } = stored as NonNullable<typeof stored>;
+        return { textId, stamp, developerId, fragment: storedFragment(body, run.entries[hit] as StoredEntry) };
       });
-      const kept = stored && last && !region.split && !complete ? unseen(stored.run, texts) : [];
+      const kept = stored && last && !region.split && !complete ? unseen(stored.run, stored.body, texts) : [];
       const merged = kept.length > 0 ? mergeEntries(entries, kept) : entries;
       const add: FreshEntry[][] = [];
       for (let at = 0; at < merged.length; at += set.runTexts) add.push(merged.slice(at, at + set.runTexts));
@@ -201,17 +217,25 @@ async function* fragmentChunks(
       const region: Region = { run, texts: [], split: false };
       if (run) {
         const loaded = await set.load(snapshot, run.id);
-        region.stored = loaded && { run: loaded, byText: new Map() };
         // The usual case: the run holds exactly the texts of its range, as they are now.
         if (loaded && loaded.stamps === digest.stamps) {
-          out += writer.placeSpan(loaded.body, loaded.entries);
-          if (out.length >= CHUNK_BYTES) {
-            yield Buffer.from(out);
+          const write = writer.placeRun(loaded.entries);
+          if (write === null && compressed && loaded.deflated) {
+            if (out !== '') yield Buffer.from(out);
             out = '';
+            yield loaded.deflated;
+          } else {
+            const body = await set.body(snapshot, loaded);
+            out += write ? write(body) : body;
+            if (out.length >= CHUNK_BYTES) {
+              yield Buffer.from(out);
+              out = '';
+            }
           }
           await nextTurn();
           continue;
         }
+        region.stored = loaded && { run: loaded, body: await set.body(snapshot, loaded), byText: new Map() };
         if (loaded)
           for (const [index, entry] of loaded.entries.entries()) region.stored?.byText.set(entry.textId, index);
       }
@@ -237,18 +261,18 @@ async function* fragmentChunks(
   }
 }
 
-/** A stored entry's fragment, taken out of its run. */
-function storedFragment(run: StoredRun, entry: StoredEntry): EntryFragment | null {
+/** A stored entry's fragment, taken out of its run's body. */
+function storedFragment(body: string, entry: StoredEntry): EntryFragment | null {
   if (entry.length < 0) return null;
   return {
-    body: run.body.slice(entry.at, entry.at + entry.length),
+    body: body.slice(entry.at, entry.at + entry.length),
     variables: entry.variables,
     ...(entry.nameAt && { nameAt: entry.nameAt }),
   };
 }
 
 /** The run's entries of texts this export did not see (outside its filter), as entries to keep. */
-function unseen(run: StoredRun, texts: readonly TextStamp[]): FreshEntry[] {
+function unseen(run: StoredRun, body: string, texts: readonly TextStamp[]): FreshEntry[] {
   const ids = new Set(texts.map((text) => text.id));
   const names = new Set(texts.map((text) => text.developerId));
   return run.entries
@@ -257,7 +281,7 @@ function unseen(run: StoredRun, texts: readonly TextStamp[]): FreshEntry[] {
       textId: entry.textId,
       stamp: entry.stamp,
       developerId: entry.id,
-      fragment: storedFragment(run, entry),
+      fragment: storedFragment(body, entry),
     }));
 }
 
@@ -296,25 +320,30 @@ export type FileSource =
  * larger one as a stream that pulls the rest as its reader reads (so a slow reader holds no more
  * than a chunk or two in memory). Either way `done` runs exactly once the chunks are finished,
  * failed or abandoned.
+ *
+ * With `gzip` (the client takes gzip), a streamed file is the file gzipped: the runs of stored
+ * fragments placed unchanged go out as the compressed bytes kept with them, and only the rest
+ * is compressed (docs/exports.md#fragments, "Compressed runs"). A file answered as bytes is always plain.
  */
 export async function renderFile(
   source: FileSource,
   writer: FileWriter,
   entryOf: EntryOf,
   contentType: string,
+  gzip: boolean,
   done: () => Promise<void>,
 ): Promise<ExportBody> {
-  const chunks =
+  const chunks: AsyncGenerator<Piece> =
     'pages' in source
       ? fileChunks(source.pages, writer, entryOf, done)
-      : fragmentChunks(source.stamped, source.set, source.snapshot, writer, entryOf, source.complete, done);
-  const first: Buffer[] = [];
+      : fragmentChunks(source.stamped, source.set, source.snapshot, writer, entryOf, source.complete, gzip, done);
+  const first: Piece[] = [];
   let size = 0;
   while (size <= WHOLE_FILE_BYTES) {
     const next = await chunks.next();
-    if (next.done) return { body: Buffer.concat(first, size), contentType };
+    if (next.done) return { body: Buffer.concat(first.map(plainOf), size), contentType, encoding: null };
     first.push(next.value);
-    size += next.value.length;
+    size += sizeOf(next.value);
   }
   async function* all() {
     try {
@@ -325,9 +354,12 @@ export async function renderFile(
       await chunks.return(undefined);
     }
   }
-  const body = Readable.from(all(), { objectMode: false });
+  async function* plain() {
+    for await (const piece of all()) yield plainOf(piece);
+  }
+  const body = Readable.from(gzip ? gzipOf(all()) : plain(), { objectMode: false });
   // A stream destroyed before its first read (a HEAD, a client gone at once) never started `all`,
   // so its `finally` never runs: end the chunks, and with them the snapshot, all the same.
   body.once('close', () => void chunks.return(undefined));
-  return { body, contentType };
+  return { body, contentType, encoding: gzip ? 'gzip' : null };
 }

@@ -9,12 +9,19 @@ export interface RunHeader {
   last_key: string;
 }
 
+/** A run as stored: `deflated`, `crc` and `size` are `body` compressed (null in runs stored before). */
 export interface RunRow {
   first_key: string;
   last_key: string;
   entries: string;
   body: string;
+  deflated: Buffer | null;
+  crc: number | null;
+  size: number | null;
 }
+
+/** A run as an export reads it first: all but its bytes as text. */
+export type RunHead = Omit<RunRow, 'body'>;
 
 export async function findSet(
   db: Executor,
@@ -73,13 +80,19 @@ export async function readRunHeaders(db: Executor, setId: number): Promise<RunHe
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** One run whole, or undefined when it is gone. */
-export async function readRun(db: Executor, id: number): Promise<RunRow | undefined> {
+/** One run without its bytes as text, or undefined when it is gone. */
+export async function readRun(db: Executor, id: number): Promise<RunHead | undefined> {
   return db
     .selectFrom('export_fragment_runs')
-    .select(['first_key', 'last_key', 'entries', 'body'])
+    .select(['first_key', 'last_key', 'entries', 'deflated', 'crc', 'size'])
     .where('id', '=', id)
     .executeTakeFirst();
+}
+
+/** One run's bytes as text, or undefined when it is gone. */
+export async function readRunBody(db: Executor, id: number): Promise<string | undefined> {
+  const row = await db.selectFrom('export_fragment_runs').select('body').where('id', '=', id).executeTakeFirst();
+  return row?.body;
 }
 
 /** Replaces runs of a set by others, in one transaction. */

@@ -7,6 +7,7 @@ import type { Database, Executor } from '../../db/schema.js';
 import type { EntryFragment, SpanEntry } from '../../formats/types.js';
 import { stampsDigest } from '../texts/index.js';
 import * as repo from './exports.fragments.repository.js';
+import { type DeflatedBytes, deflateBlocks } from './exports.gzip.js';
 
 /**
  * The fragment store (docs/exports.md#fragments): for each workspace and rendering key, the
@@ -30,10 +31,15 @@ export interface StoredEntry extends SpanEntry {
   /** `id` is the developer ID; `at` and `length` place the fragment's bytes in the run's body (-1: no entry). */
 }
 
-/** A stored run: its texts in developer-ID order, their fragments end to end in `body`. */
+/**
+ * A stored run: its texts in developer-ID order, their fragments end to end in `body` (null
+ * until read: an export that sends the run compressed never reads it as text).
+ */
 export interface StoredRun {
   id: number;
-  body: string;
+  body: string | null;
+  /** The body's bytes compressed, as a gzip export sends them; null in runs stored before they were kept. */
+  deflated: DeflatedBytes | null;
   entries: StoredEntry[];
   /** Its texts' digest, as the texts core gives it for the run's range (`stampsDigest`). */
   stamps: string;
@@ -127,8 +133,10 @@ export interface FragmentSet {
    * once) is in `superseded`, to be deleted.
    */
   runs(executor: Executor): Promise<{ runs: RunBounds[]; superseded: number[] }>;
-  /** A run whole, or null when it is gone. */
+  /** A run without its body, or null when it is gone. */
   load(executor: Executor, id: number): Promise<StoredRun | null>;
+  /** The run's body, read once (through the same snapshot as `load`). */
+  body(executor: Executor, run: StoredRun): Promise<string>;
   /**
    * Deletes runs and stores new ones (each a list of texts in developer-ID order), best effort:
    * a failure leaves the store as it was and never fails the export.
@@ -142,7 +150,7 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Stored form of a run's entries: `[row id, stamp, developer ID, length, variables?, name offsets?]` each. */
 type EncodedEntry = [number, string, string, number, (readonly string[] | 0)?, (readonly number[])?];
 
-function encodeRun(entries: readonly FreshEntry[]): repo.RunRow {
+async function encodeRun(entries: readonly FreshEntry[]): Promise<repo.RunRow> {
   let body = '';
   const encoded: EncodedEntry[] = [];
   for (const { textId, stamp, developerId, fragment } of entries) {
@@ -155,17 +163,22 @@ function encodeRun(entries: readonly FreshEntry[]): repo.RunRow {
     }
     encoded.push(row);
   }
+  // Compressed on the thread pool, once per stored run, for every gzip export that places it unchanged.
+  const { deflated, crc, size } = await deflateBlocks(Buffer.from(body));
   return {
     first_key: (entries[0] as FreshEntry).developerId,
     last_key: (entries[entries.length - 1] as FreshEntry).developerId,
     entries: JSON.stringify(encoded),
     body,
+    deflated,
+    crc: crc | 0,
+    size,
   };
 }
 
 const NO_VARIABLES: readonly string[] = [];
 
-function decodeRun(id: number, row: repo.RunRow): StoredRun {
+function decodeRun(id: number, row: repo.RunHead): StoredRun {
   const entries: StoredEntry[] = [];
   let at = 0;
   for (const [textId, stamp, developerId, length, variables, nameAt] of JSON.parse(row.entries) as EncodedEntry[]) {
@@ -174,7 +187,17 @@ function decodeRun(id: number, row: repo.RunRow): StoredRun {
     entries.push(entry);
     if (length > 0) at += length;
   }
-  return { id, body: row.body, entries, stamps: stampsDigest(entries.map((e) => ({ id: e.textId, stamp: e.stamp }))) };
+  const deflated =
+    row.deflated !== null && row.crc !== null && row.size !== null
+      ? { deflated: row.deflated, crc: row.crc >>> 0, size: Number(row.size) }
+      : null;
+  return {
+    id,
+    body: null,
+    deflated,
+    entries,
+    stamps: stampsDigest(entries.map((e) => ({ id: e.textId, stamp: e.stamp }))),
+  };
 }
 
 /** Texts per run by default: a cold export reads a few rows, and a changed text costs one run's rewrite. */
@@ -212,8 +235,16 @@ export function createFragmentStore(db: Kysely<Database>, { runTexts = RUN_TEXTS
         const row = await repo.readRun(executor, runId);
         return row ? decodeRun(runId, row) : null;
       },
+      async body(executor, run) {
+        if (run.body === null) {
+          const body = await repo.readRunBody(executor, run.id);
+          if (body === undefined) throw new Error(`stored run ${run.id} vanished from the export's snapshot`);
+          run.body = body;
+        }
+        return run.body;
+      },
       async replace(remove, add) {
-        const rows = add.filter((entries) => entries.length > 0).map(encodeRun);
+        const rows = await Promise.all(add.filter((entries) => entries.length > 0).map(encodeRun));
         if (remove.length === 0 && rows.length === 0) return;
         try {
           await repo.replaceRuns(db, id, remove, rows);

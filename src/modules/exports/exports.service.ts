@@ -80,6 +80,8 @@ export function createExportsService(deps: ExportsDeps) {
     _revision: number,
     query: ExportQuery,
     maxFilterIds: number,
+    /** Whether the client takes the file gzipped (a large file then comes so; see `renderFile`). */
+    gzip = false,
   ): Promise<ExportBody> {
     const parsed = parseExportFilter(kind, query.filter, maxFilterIds);
     const developerId = chosenVariant(query);
@@ -138,7 +140,7 @@ export function createExportsService(deps: ExportsDeps) {
           ? { stamped, set, snapshot: db, complete }
           : { pages: await deps.texts.pages(db, workspaceId, textQuery) };
       rendering = true;
-      return await renderFile(source, format.writer(header), entryOf, format.contentType, () => snapshot.close());
+      return await renderFile(source, format.writer(header), entryOf, format.contentType, gzip, () => snapshot.close());
     } finally {
       // Once rendering started, the file's chunks end the snapshot when they are done.
       if (!rendering) await snapshot.close();

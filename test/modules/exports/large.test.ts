@@ -2,6 +2,7 @@ import { request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
+import { FORMATS } from '../../../src/formats/types.js';
 import { createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 import { i18nextOf } from './consumers.js';
 import { exportOf, file, post } from './helpers.js';
@@ -46,6 +47,17 @@ async function seedLarge(ws: Workspace, text: (n: number) => string = (n) => `Te
 const ws = await createWorkspace(ctx);
 await seedLarge(ws);
 const numberOf = (id: string) => ITEMS - Number(id.slice('item-'.length));
+
+/** Runs of the workspace's stored fragments, and how many of them are kept compressed too. */
+async function storedRuns(w: Workspace): Promise<{ runs: number; compressed: number }> {
+  const rows = await ctx.database.db
+    .selectFrom('export_fragment_runs')
+    .innerJoin('export_fragment_sets', 'export_fragment_sets.id', 'export_fragment_runs.set_id')
+    .select('export_fragment_runs.deflated')
+    .where('export_fragment_sets.workspace_id', '=', w.id)
+    .execute();
+  return { runs: rows.length, compressed: rows.filter((row) => row.deflated !== null).length };
+}
 
 describe('exports larger than a page and a chunk', () => {
   it('hold every selected text once, in developer ID order, as the consumer reads them', async () => {
@@ -168,5 +180,70 @@ describe('an export read while texts change', () => {
     const after = JSON.parse(await file(w, 'textItems', { format: 'json_i18next' })) as Record<string, string>;
     expect(after['item-0001']).toBe('Changed first');
     expect(after['item-2400']).toBe('Changed last');
+  });
+});
+
+describe('gzipped exports', () => {
+  // A gzip export sends the runs of stored fragments it places unchanged as the compressed bytes
+  // kept with them (docs/exports.md#compressed-runs): the file must still be the plain file,
+  // gzipped, in every format, after writes that change runs, add texts inside and after them,
+  // and add a clashing Android name (its run is then written from its bytes, renamed).
+  const renderings = [...FORMATS.map((format) => ({ format })), { format: 'android', variantId: 'fr' }];
+
+  /** The plain file and the gzipped one (asked with `extra` to miss the response cache); both 200. */
+  async function both(w: Workspace, params: Record<string, string>, extra: Record<string, string> = {}) {
+    const plain = await exportOf(w, 'textItems', { ...params, ...extra });
+    expect(plain.status, plain.raw.body).toBe(200);
+    const zipped = await ctx.app.inject({
+      method: 'GET',
+      url: `/v2/textItems/export?${new URLSearchParams({ ...params, ...extra, sort: 'id' })}`,
+      headers: { authorization: w.key, 'accept-encoding': 'gzip' },
+    });
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    return { plain: plain.raw.body, unzipped: gunzipSync(zipped.rawPayload).toString('utf8') };
+  }
+
+  it('are the plain file gzipped, before and after writes, from kept compressed runs', async () => {
+    const w = await createWorkspace(ctx);
+    await seedLarge(w);
+    for (const params of renderings) {
+      const { plain, unzipped } = await both(w, params);
+      expect(plain.length, params.format).toBeGreaterThan(64 * 1024);
+      expect(unzipped, params.format).toBe(plain);
+    }
+    const kept = await storedRuns(w);
+    expect(kept.runs).toBeGreaterThan(renderings.length);
+    expect(kept.compressed).toBe(kept.runs);
+
+    expect((await w.api.patch('textItems', { updates: [{ developerId: 'item-1200', text: 'Edited' }] })).status).toBe(
+      200,
+    );
+    const added = await w.api.post('textItems', {
+      projectId: 'project-a',
+      textItems: [
+        { developerId: 'item-1200_', text: 'Inside a run' },
+        { developerId: 'item_1200', text: 'Clashes with item-1200 on Android' },
+        { developerId: 'zz-last', text: 'After every run' },
+      ],
+    });
+    expect(added.status, JSON.stringify(added.body)).toBe(201);
+    expect((await w.api.delete('textItems', { developerIds: ['item-0002'] })).status).toBe(200);
+    // Twice (another URL each time, the same rendering): storing the changed runs, then placing them.
+    for (const extra of [{}, { filter: '{}' }] as Record<string, string>[]) {
+      for (const params of renderings) {
+        const { plain, unzipped } = await both(w, params, extra);
+        expect(unzipped, JSON.stringify({ ...params, ...extra })).toBe(plain);
+        expect(plain).not.toContain('Text 2398');
+        if ('variantId' in params) continue;
+        expect(plain).toContain('Edited');
+        if (params.format === 'android') expect(plain).toContain('name="item_1200_2"');
+      }
+    }
+    await ctx.database.db.deleteFrom('export_fragment_sets').where('workspace_id', '=', w.id).execute();
+    for (const params of renderings) {
+      const { plain, unzipped } = await both(w, params, { excludeVariantMetadata: 'false' });
+      expect(unzipped).toBe(plain);
+    }
   });
 });
