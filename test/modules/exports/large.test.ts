@@ -48,15 +48,20 @@ const ws = await createWorkspace(ctx);
 await seedLarge(ws);
 const numberOf = (id: string) => ITEMS - Number(id.slice('item-'.length));
 
-/** Runs of the workspace's stored fragments, and how many of them are kept compressed too. */
-async function storedRuns(w: Workspace): Promise<{ runs: number; compressed: number }> {
+/** Runs of the workspace's stored fragments (their row ids), and how many are kept compressed too. */
+async function storedRuns(w: Workspace): Promise<{ runs: number; compressed: number; ids: number[] }> {
   const rows = await ctx.database.db
     .selectFrom('export_fragment_runs')
     .innerJoin('export_fragment_sets', 'export_fragment_sets.id', 'export_fragment_runs.set_id')
-    .select('export_fragment_runs.deflated')
+    .select(['export_fragment_runs.id', 'export_fragment_runs.deflated'])
     .where('export_fragment_sets.workspace_id', '=', w.id)
+    .orderBy('export_fragment_runs.id')
     .execute();
-  return { runs: rows.length, compressed: rows.filter((row) => row.deflated !== null).length };
+  return {
+    runs: rows.length,
+    compressed: rows.filter((row) => row.deflated !== null).length,
+    ids: rows.map((row) => Number(row.id)),
+  };
 }
 
 describe('exports larger than a page and a chunk', () => {
@@ -240,6 +245,13 @@ describe('gzipped exports', () => {
         if (params.format === 'android') expect(plain).toContain('name="item_1200_2"');
       }
     }
+    // Nothing changed since: no run is stored again.
+    const placed = await storedRuns(w);
+    for (const params of renderings) {
+      const { plain, unzipped } = await both(w, params, { filter: '{ }' });
+      expect(unzipped).toBe(plain);
+    }
+    expect((await storedRuns(w)).ids).toEqual(placed.ids);
     await ctx.database.db.deleteFrom('export_fragment_sets').where('workspace_id', '=', w.id).execute();
     for (const params of renderings) {
       const { plain, unzipped } = await both(w, params, { excludeVariantMetadata: 'false' });
