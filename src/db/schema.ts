@@ -299,6 +299,8 @@ export interface ExportFragmentRunsTable {
   crc: number | null;
   /** Their length in bytes. */
   size: number | null;
+  /** The texts' digest (`<row id>:<stamp>` in order, comma-separated); null in runs stored before. */
+  stamps: string | null;
 }
 
 export interface Database {

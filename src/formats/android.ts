@@ -91,8 +91,8 @@ export const androidFormat: FileFormat = {
         const start = entries.find((entry) => entry.length >= 0)?.at ?? 0;
         return renamed ? rename(body, start, renamed) : body;
       },
-      placeRun(entries) {
-        const renamed = takeNames(entries, taken);
+      placeRun(run) {
+        const renamed = takeNames(run.entries(), taken);
         return renamed && ((body) => rename(body, 0, renamed));
       },
       tail: () => '</resources>\n',

@@ -11,7 +11,6 @@ import {
   type ExportVariable,
   type FileFormat,
   fileWriter,
-  hasBytes,
   spanBody,
   wholeFile,
 } from './types.js';
@@ -76,7 +75,7 @@ export const arbFormat: FileFormat = {
       },
       place: (fragment) => json.place(fragment.body),
       placeSpan: (source, entries) => json.place(spanBody(source, entries)),
-      placeRun: (entries) => json.placeStored(!hasBytes(entries)),
+      placeRun: (run) => json.placeStored(run.empty),
       tail: () => json.end(),
     });
   },

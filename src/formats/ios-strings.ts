@@ -35,10 +35,11 @@ export const iosStringsFormat: FileFormat = {
         for (const entry of entries) if (entry.length >= 0) blocks += 1;
         return first && blocks > 0 ? body.slice(2) : body;
       },
-      placeRun(entries) {
-        const first = blocks === 0;
-        for (const entry of entries) if (entry.length >= 0) blocks += 1;
-        return first && blocks > 0 ? (body) => body.slice(2) : null;
+      // Only whether a block came before matters: a run with bytes holds at least one.
+      placeRun(run) {
+        if (run.empty) return null;
+        blocks += 1;
+        return blocks === 1 ? (body) => body.slice(2) : null;
       },
       tail: () => (blocks === 0 ? '' : '\n'),
     });

@@ -11,7 +11,7 @@ import {
 } from './shared/json.js';
 import { pluralForms } from './shared/plurals.js';
 import { exportText } from './shared/texts.js';
-import { type FileFormat, fileWriter, hasBytes, spanBody, variableNames, wholeFile } from './types.js';
+import { type FileFormat, fileWriter, spanBody, variableNames, wholeFile } from './types.js';
 
 export const jsonI18nextFormat: FileFormat = {
   contentType: JSON_CONTENT_TYPE,
@@ -40,9 +40,10 @@ export const jsonI18nextFormat: FileFormat = {
         for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
         return json.place(spanBody(source, entries));
       },
-      placeRun(entries) {
-        for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
-        return json.placeStored(!hasBytes(entries));
+      placeRun(run) {
+        if (summary.enabled)
+          for (const entry of run.entries()) if (entry.length >= 0) summary.addNames(entry.variables);
+        return json.placeStored(run.empty);
       },
       tail: () => json.members(summary.pairs()) + json.end(),
     });

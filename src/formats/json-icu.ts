@@ -4,7 +4,7 @@
  */
 import { icuMessage } from './shared/icu.js';
 import { JSON_CONTENT_TYPE, JsonObjectWriter, variantMetadata } from './shared/json.js';
-import { type FileFormat, fileWriter, hasBytes, spanBody, wholeFile } from './types.js';
+import { type FileFormat, fileWriter, spanBody, wholeFile } from './types.js';
 
 export const jsonIcuFormat: FileFormat = {
   contentType: JSON_CONTENT_TYPE,
@@ -18,7 +18,7 @@ export const jsonIcuFormat: FileFormat = {
       }),
       place: (fragment) => json.place(fragment.body),
       placeSpan: (source, entries) => json.place(spanBody(source, entries)),
-      placeRun: (entries) => json.placeStored(!hasBytes(entries)),
+      placeRun: (run) => json.placeStored(run.empty),
       tail: () => json.end(),
     });
   },

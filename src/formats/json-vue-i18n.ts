@@ -11,7 +11,6 @@ import {
   type ExportEntry,
   type FileFormat,
   fileWriter,
-  hasBytes,
   spanBody,
   variableNames,
   wholeFile,
@@ -89,9 +88,10 @@ export const jsonVueI18nFormat: FileFormat = {
         for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
         return json.place(spanBody(source, entries));
       },
-      placeRun(entries) {
-        for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
-        return json.placeStored(!hasBytes(entries));
+      placeRun(run) {
+        if (summary.enabled)
+          for (const entry of run.entries()) if (entry.length >= 0) summary.addNames(entry.variables);
+        return json.placeStored(run.empty);
       },
       tail: () => json.members(summary.pairs()) + json.end(),
     });

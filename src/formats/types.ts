@@ -105,12 +105,12 @@ export interface FileWriter {
    */
   placeSpan(source: string, entries: readonly SpanEntry[]): string;
   /**
-   * A stored run placed whole (`entries` are all of its fragments, `source` their bytes end to
-   * end): takes the entries into account as `placeSpan` does, and answers null when the run's
-   * bytes go out exactly as stored (so an export that keeps them compressed sends them as they
-   * are), else what writes them, to call at once with the run's bytes.
+   * A stored run placed whole (its fragments end to end): takes its entries into account as
+   * `placeSpan` does, and answers null when the run's bytes go out exactly as stored (so an
+   * export that keeps them compressed sends them as they are), else what writes them, to call at
+   * once with the run's bytes. A format that needs no more than `empty` never reads `entries`.
    */
-  placeRun(entries: readonly SpanEntry[]): ((source: string) => string) | null;
+  placeRun(run: StoredRunShape): ((source: string) => string) | null;
   tail(): string;
 }
 
@@ -121,6 +121,12 @@ export interface SpanEntry {
   length: number;
   variables: readonly string[];
   nameAt?: readonly number[];
+}
+
+/** A stored run as a writer sees it: whether it has any bytes, and its entries (read on demand). */
+export interface StoredRunShape {
+  empty: boolean;
+  entries(): readonly SpanEntry[];
 }
 
 /** The bytes of a span: `source` from its first placed entry's bytes to its last one's. */
@@ -155,13 +161,10 @@ export function fileWriter(parts: FormatWriter): FileWriter {
     ...parts,
     placeSpan,
     // Without a format's own, a run is always written from its bytes.
-    placeRun: parts.placeRun ?? ((entries) => (source) => placeSpan(source, entries)),
+    placeRun: parts.placeRun ?? ((run) => (source) => placeSpan(source, run.entries())),
     entry: (entry) => parts.place(parts.fragment(entry), entry.id),
   };
 }
-
-/** Whether any of the entries has bytes (a run of none is empty). */
-export const hasBytes = (entries: readonly SpanEntry[]): boolean => entries.some((entry) => entry.length > 0);
 
 /** A span placed fragment by fragment. */
 export function placeEach(writer: Pick<FileWriter, 'place'>, source: string, entries: readonly SpanEntry[]): string {

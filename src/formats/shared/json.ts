@@ -89,6 +89,11 @@ export class VariableSummary {
     this.#names = header.options.includeVariableSummary ? new Set() : null;
   }
 
+  /** Whether the file lists the variables used (`includeVariableSummary`). */
+  get enabled(): boolean {
+    return this.#names !== null;
+  }
+
   addNames(names: readonly string[]): void {
     if (this.#names) for (const name of names) this.#names.add(name);
   }

@@ -87,8 +87,8 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 interface Region {
   run: RunBounds | null;
   texts: TextStamp[];
-  /** The run as read (once per region, with its body), with its entries by text row id. */
-  stored?: { run: StoredRun; body: string; byText: Map<number, number> } | null;
+  /** The run as read (once per region, with its body and entries), with its entries by text row id. */
+  stored?: { run: StoredRun; body: string; entries: StoredEntry[]; byText: Map<number, number> } | null;
   /** Whether part of the region was already written (too many new texts in one run's range). */
   split: boolean;
 }
@@ -145,7 +145,7 @@ async function* fragmentChunks(
       // Each text's stored entry, when it is the text as it is now.
       const hits = texts.map((text) => {
         const index = stored?.byText.get(text.id);
-        const entry = index === undefined ? undefined : stored?.run.entries[index];
+        const entry = index === undefined ? undefined : stored?.entries[index];
         return entry && entry.stamp === text.stamp && entry.id === text.developerId ? index : undefined;
       });
       const stale = texts.filter((_, i) => hits[i] === undefined);
@@ -153,9 +153,9 @@ async function* fragmentChunks(
 
       /** Stored entries `from` to `to` (inclusive) as one span. */
       const span = (from: number, to: number): string => {
-        const { run, body } = stored as NonNullable<typeof stored>;
-        const whole = from === 0 && to === run.entries.length - 1;
-        return writer.placeSpan(body, whole ? run.entries : run.entries.slice(from, to + 1));
+        const { entries, body } = stored as NonNullable<typeof stored>;
+        const whole = from === 0 && to === entries.length - 1;
+        return writer.placeSpan(body, whole ? entries : entries.slice(from, to + 1));
       };
       let from = -1;
       let to = -1;
@@ -189,17 +189,17 @@ async function* fragmentChunks(
 
       // Stored again when something was rendered, when part of it was written already, or when
       // its run holds a text that is gone (only an export of every text can tell).
-      const gone = stored !== null && complete && last && !region.split && texts.length !== stored.run.entries.length;
+      const gone = stored !== null && complete && last && !region.split && texts.length !== stored.entries.length;
       if (stale.length === 0 && !gone && !region.split && last) return;
       if (!last) region.split = true;
       const entries: FreshEntry[] = texts.map((text, i) => {
         const hit = hits[i];
         const { id: textId, stamp, developerId } = text;
         if (hit === undefined) return { textId, stamp, developerId, fragment: fresh.get(text.id) ?? null };
-        const { run, body } = stored as NonNullable<typeof stored>;
-        return { textId, stamp, developerId, fragment: storedFragment(body, run.entries[hit] as StoredEntry) };
+        const { entries, body } = stored as NonNullable<typeof stored>;
+        return { textId, stamp, developerId, fragment: storedFragment(body, entries[hit] as StoredEntry) };
       });
-      const kept = stored && last && !region.split && !complete ? unseen(stored.run, stored.body, texts) : [];
+      const kept = stored && last && !region.split && !complete ? unseen(stored.entries, stored.body, texts) : [];
       const merged = kept.length > 0 ? mergeEntries(entries, kept) : entries;
       const add: FreshEntry[][] = [];
       for (let at = 0; at < merged.length; at += set.runTexts) add.push(merged.slice(at, at + set.runTexts));
@@ -210,16 +210,28 @@ async function* fragmentChunks(
     // The key space cut at the runs: the keys before the first run, the first run's range, the
     // keys between it and the next, and so on to the keys after the last run.
     const digests = await stamped.digests(runs);
+    /** Runs read ahead, a batch per query. */
+    const ahead = new Map<number, StoredRun>();
+    async function loadRun(index: number): Promise<StoredRun | null> {
+      const id = (runs[index] as RunBounds).id;
+      if (!ahead.has(id)) {
+        const batch = runs.slice(index, index + RUNS_PER_READ).map((next) => next.id);
+        for (const [read, stored] of await set.load(snapshot, batch)) ahead.set(read, stored);
+      }
+      const loaded = ahead.get(id) ?? null;
+      ahead.delete(id);
+      return loaded;
+    }
     for (const [i, range] of keyParts(runs).entries()) {
       const run = i % 2 === 1 ? (runs[(i - 1) / 2] as RunBounds) : null;
       const digest = digests[i] as StampDigest;
       if (digest.count === 0 && run === null) continue;
       const region: Region = { run, texts: [], split: false };
       if (run) {
-        const loaded = await set.load(snapshot, run.id);
+        const loaded = await loadRun((i - 1) / 2);
         // The usual case: the run holds exactly the texts of its range, as they are now.
         if (loaded && loaded.stamps === digest.stamps) {
-          const write = writer.placeRun(loaded.entries);
+          const write = writer.placeRun(loaded);
           if (write === null && compressed && loaded.deflated) {
             if (out !== '') yield Buffer.from(out);
             out = '';
@@ -235,9 +247,11 @@ async function* fragmentChunks(
           await nextTurn();
           continue;
         }
-        region.stored = loaded && { run: loaded, body: await set.body(snapshot, loaded), byText: new Map() };
-        if (loaded)
-          for (const [index, entry] of loaded.entries.entries()) region.stored?.byText.set(entry.textId, index);
+        if (loaded) {
+          const entries = loaded.entries();
+          const byText = new Map(entries.map((entry, index) => [entry.textId, index]));
+          region.stored = { run: loaded, body: await set.body(snapshot, loaded), entries, byText };
+        } else region.stored = null;
       }
       // Otherwise the range's texts one by one: between runs, every `runTexts` make a new run;
       // in a run's range, many new texts are written in parts.
@@ -261,6 +275,9 @@ async function* fragmentChunks(
   }
 }
 
+/** Stored runs read in one query: a few hundred kilobytes of entries and compressed bytes. */
+const RUNS_PER_READ = 16;
+
 /** A stored entry's fragment, taken out of its run's body. */
 function storedFragment(body: string, entry: StoredEntry): EntryFragment | null {
   if (entry.length < 0) return null;
@@ -272,10 +289,10 @@ function storedFragment(body: string, entry: StoredEntry): EntryFragment | null 
 }
 
 /** The run's entries of texts this export did not see (outside its filter), as entries to keep. */
-function unseen(run: StoredRun, body: string, texts: readonly TextStamp[]): FreshEntry[] {
+function unseen(entries: readonly StoredEntry[], body: string, texts: readonly TextStamp[]): FreshEntry[] {
   const ids = new Set(texts.map((text) => text.id));
   const names = new Set(texts.map((text) => text.developerId));
-  return run.entries
+  return entries
     .filter((entry) => !ids.has(entry.textId) && !names.has(entry.id))
     .map((entry) => ({
       textId: entry.textId,

@@ -18,6 +18,7 @@ export interface RunRow {
   deflated: Buffer | null;
   crc: number | null;
   size: number | null;
+  stamps: string | null;
 }
 
 /** A run as an export reads it first: all but its bytes as text. */
@@ -80,13 +81,15 @@ export async function readRunHeaders(db: Executor, setId: number): Promise<RunHe
   return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
-/** One run without its bytes as text, or undefined when it is gone. */
-export async function readRun(db: Executor, id: number): Promise<RunHead | undefined> {
-  return db
+/** Runs without their bytes as text (those still there, any order). */
+export async function readRuns(db: Executor, ids: readonly number[]): Promise<(RunHead & { id: number })[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
     .selectFrom('export_fragment_runs')
-    .select(['first_key', 'last_key', 'entries', 'deflated', 'crc', 'size'])
-    .where('id', '=', id)
-    .executeTakeFirst();
+    .select(['id', 'first_key', 'last_key', 'entries', 'deflated', 'crc', 'size', 'stamps'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return rows.map((row) => ({ ...row, id: Number(row.id) }));
 }
 
 /** One run's bytes as text, or undefined when it is gone. */

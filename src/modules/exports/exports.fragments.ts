@@ -4,7 +4,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
-import type { EntryFragment, SpanEntry } from '../../formats/types.js';
+import type { EntryFragment, SpanEntry, StoredRunShape } from '../../formats/types.js';
 import { stampsDigest } from '../texts/index.js';
 import * as repo from './exports.fragments.repository.js';
 import { type DeflatedBytes, deflateBlocks } from './exports.gzip.js';
@@ -35,12 +35,13 @@ export interface StoredEntry extends SpanEntry {
  * A stored run: its texts in developer-ID order, their fragments end to end in `body` (null
  * until read: an export that sends the run compressed never reads it as text).
  */
-export interface StoredRun {
+export interface StoredRun extends StoredRunShape {
   id: number;
   body: string | null;
   /** The body's bytes compressed, as a gzip export sends them; null in runs stored before they were kept. */
   deflated: DeflatedBytes | null;
-  entries: StoredEntry[];
+  /** Its entries, decoded on first call (a run placed whole by most formats never needs them). */
+  entries(): StoredEntry[];
   /** Its texts' digest, as the texts core gives it for the run's range (`stampsDigest`). */
   stamps: string;
 }
@@ -133,8 +134,8 @@ export interface FragmentSet {
    * once) is in `superseded`, to be deleted.
    */
   runs(executor: Executor): Promise<{ runs: RunBounds[]; superseded: number[] }>;
-  /** A run without its body, or null when it is gone. */
-  load(executor: Executor, id: number): Promise<StoredRun | null>;
+  /** Runs without their bodies, by id (a run that is gone is not in the map). */
+  load(executor: Executor, ids: readonly number[]): Promise<Map<number, StoredRun>>;
   /** The run's body, read once (through the same snapshot as `load`). */
   body(executor: Executor, run: StoredRun): Promise<string>;
   /**
@@ -166,6 +167,7 @@ async function encodeRun(entries: readonly FreshEntry[]): Promise<repo.RunRow> {
   // Compressed on the thread pool, once per stored run, for every gzip export that places it unchanged.
   const { deflated, crc, size } = await deflateBlocks(Buffer.from(body));
   return {
+    stamps: stampsDigest(entries.map((entry) => ({ id: entry.textId, stamp: entry.stamp }))),
     first_key: (entries[0] as FreshEntry).developerId,
     last_key: (entries[entries.length - 1] as FreshEntry).developerId,
     entries: JSON.stringify(encoded),
@@ -178,15 +180,27 @@ async function encodeRun(entries: readonly FreshEntry[]): Promise<repo.RunRow> {
 
 const NO_VARIABLES: readonly string[] = [];
 
-function decodeRun(id: number, row: repo.RunHead): StoredRun {
+function decodeEntries(encoded: string): StoredEntry[] {
   const entries: StoredEntry[] = [];
   let at = 0;
-  for (const [textId, stamp, developerId, length, variables, nameAt] of JSON.parse(row.entries) as EncodedEntry[]) {
+  for (const [textId, stamp, developerId, length, variables, nameAt] of JSON.parse(encoded) as EncodedEntry[]) {
     const entry: StoredEntry = { textId, stamp, id: developerId, at, length, variables: variables || NO_VARIABLES };
     if (nameAt) entry.nameAt = nameAt;
     entries.push(entry);
     if (length > 0) at += length;
   }
+  return entries;
+}
+
+const digestOf = (entries: readonly StoredEntry[]) =>
+  stampsDigest(entries.map((entry) => ({ id: entry.textId, stamp: entry.stamp })));
+
+function decodeRun(id: number, row: repo.RunHead): StoredRun {
+  let entries: StoredEntry[] | null = null;
+  const decoded = () => {
+    entries ??= decodeEntries(row.entries);
+    return entries;
+  };
   const deflated =
     row.deflated !== null && row.crc !== null && row.size !== null
       ? { deflated: row.deflated, crc: row.crc >>> 0, size: Number(row.size) }
@@ -195,8 +209,9 @@ function decodeRun(id: number, row: repo.RunHead): StoredRun {
     id,
     body: null,
     deflated,
-    entries,
-    stamps: stampsDigest(entries.map((e) => ({ id: e.textId, stamp: e.stamp }))),
+    entries: decoded,
+    empty: deflated ? deflated.size === 0 : decoded().every((entry) => entry.length <= 0),
+    stamps: row.stamps ?? digestOf(decoded()),
   };
 }
 
@@ -231,9 +246,9 @@ export function createFragmentStore(db: Kysely<Database>, { runTexts = RUN_TEXTS
         }
         return { runs, superseded };
       },
-      async load(executor, runId) {
-        const row = await repo.readRun(executor, runId);
-        return row ? decodeRun(runId, row) : null;
+      async load(executor, ids) {
+        const rows = await repo.readRuns(executor, ids);
+        return new Map(rows.map((row) => [row.id, decodeRun(row.id, row)]));
       },
       async body(executor, run) {
         if (run.body === null) {

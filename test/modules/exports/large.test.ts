@@ -252,6 +252,18 @@ describe('gzipped exports', () => {
       expect(unzipped).toBe(plain);
     }
     expect((await storedRuns(w)).ids).toEqual(placed.ids);
+    // Runs stored before their compressed bytes and digest were kept still serve, from their text.
+    const sets = ctx.database.db.selectFrom('export_fragment_sets').select('id').where('workspace_id', '=', w.id);
+    await ctx.database.db
+      .updateTable('export_fragment_runs')
+      .set({ deflated: null, crc: null, size: null, stamps: null })
+      .where('set_id', 'in', sets)
+      .execute();
+    for (const params of renderings) {
+      const { plain, unzipped } = await both(w, params, { filter: '{  }' });
+      expect(unzipped).toBe(plain);
+    }
+    expect((await storedRuns(w)).compressed).toBe(0);
     await ctx.database.db.deleteFrom('export_fragment_sets').where('workspace_id', '=', w.id).execute();
     for (const params of renderings) {
       const { plain, unzipped } = await both(w, params, { excludeVariantMetadata: 'false' });
