@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -6,5 +7,11 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // One test file per core. Vitest's default (cores - 1) is a single worker on CI's 2 cores, so
+    // the files ran one after another and a core sat idle while a test waited on PostgreSQL, a
+    // child server or Chromium. A third worker on 2 cores gained little over two (CONTRIBUTING.md
+    // has the figures); the cap of 4 keeps the PostgreSQL run well inside the server's 100
+    // connections (each file's app has a pool of 10, some files start a second server).
+    maxWorkers: Math.min(availableParallelism(), 4),
   },
 });
