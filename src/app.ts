@@ -3,7 +3,12 @@ import cookie from '@fastify/cookie';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyBaseLogger, type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { Type } from 'typebox';
 import type { Config, Timeouts } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -63,6 +68,8 @@ export const API_VERSION = '1.0.0';
 const ADMIN_PREFIXES = ['/v2/users', '/v2/webhooks', '/v2/statuses', '/v2/workspace'];
 const ADMIN_READS = ['/v2/webhooks'];
 const READS_BY_POST = new Set(['/v2/styleguides/lint', '/v2/cli/swiftDriver', '/v1/ios/swift-driver']);
+/** Requests that may write: the search index's background pass waits for them (docs/search.md). */
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 const under = (url: string, prefixes: string[]) => prefixes.some((p) => url === p || url.startsWith(`${p}/`));
 
 function leastRole(method: string | string[], url: string): Role {
@@ -129,8 +136,20 @@ export async function buildApp(deps: AppDeps) {
     route.config = { ...route.config, auth, role: route.config?.role ?? leastRole(route.method, route.url) };
   });
 
-  // The search index is worked off in the background after writes: no pass outlives the app.
+  // The search index is worked off in the background after writes: no pass outlives the app, and
+  // none starts while a write request is under way here (from its first byte to its response).
   app.addHook('onClose', () => services.searchIndex.stop());
+  const indexHolds = new WeakMap<FastifyRequest, () => void>();
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (WRITE_METHODS.has(request.method)) indexHolds.set(request, services.searchIndex.hold());
+    done();
+  });
+  const releaseIndexHold = (request: FastifyRequest, done: () => void) => {
+    indexHolds.get(request)?.();
+    done();
+  };
+  app.addHook('onResponse', (request, _reply, done) => releaseIndexHold(request, done));
+  app.addHook('onRequestAbort', releaseIndexHold);
 
   app.setValidatorCompiler(validatorCompiler);
   app.addSchema(ErrorResponse);

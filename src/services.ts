@@ -50,7 +50,7 @@ export function createServices(
 ) {
   const writes = createWritePath(db);
   // The search documents of the texts a write changed, built a moment after it commits.
-  const searchIndex = createSearchIndexer(db);
+  const searchIndex = createSearchIndexer(db, { writing: writes.writing });
   writes.afterCommit(() => searchIndex.scheduled());
   const history = createHistoryService({ db, writes, retentionDays: options.historyRetentionDays ?? 365 });
   const webhooks = createWebhooks({

@@ -44,11 +44,14 @@ export interface WritePath {
   afterCommit(listener: CommitListener): void;
   /** Tells the `afterCommit` listeners of a revision advanced outside `write` (the history purge). */
   committed(workspaceId: number, revision: number): void;
+  /** Whether a `write` is under way in this process (work that can wait, waits for it). */
+  writing(): boolean;
 }
 
 export function createWritePath(db: Kysely<Database>): WritePath {
   const subscribers: ChangeSubscriber[] = [];
   const listeners: CommitListener[] = [];
+  let underWay = 0;
   const committed = (workspaceId: number, revision: number) => {
     for (const listener of listeners) listener(workspaceId, revision);
   };
@@ -60,20 +63,28 @@ export function createWritePath(db: Kysely<Database>): WritePath {
       listeners.push(listener);
     },
     committed,
+    writing: () => underWay > 0,
     async write(scope, plan) {
-      const { result, revision } = await db.transaction().execute(async (trx) => {
-        const revision = await advanceRevision(trx, scope.workspaceId);
-        const planned = await plan(trx);
-        await planned.apply?.(trx);
-        if (planned.changes.length > 0) {
-          const at = new Date().toISOString();
-          await insertChanges(trx, scope, planned.changes, at);
-          for (const subscriber of subscribers) await subscriber(trx, scope, planned.changes, at);
-        }
-        return { result: planned.result, revision };
-      });
-      if (revision !== undefined) committed(scope.workspaceId, revision);
-      return result;
+      underWay += 1;
+      try {
+        const { result, revision } = await db.transaction().execute(async (trx) => {
+          const revision = await advanceRevision(trx, scope.workspaceId);
+          const planned = await plan(trx);
+          await planned.apply?.(trx);
+          if (planned.changes.length > 0) {
+            const at = new Date().toISOString();
+            await insertChanges(trx, scope, planned.changes, at);
+            for (const subscriber of subscribers) await subscriber(trx, scope, planned.changes, at);
+          }
+          return { result: planned.result, revision };
+        });
+        underWay -= 1;
+        if (revision !== undefined) committed(scope.workspaceId, revision);
+        return result;
+      } catch (error) {
+        underWay -= 1;
+        throw error;
+      }
     },
   };
 }

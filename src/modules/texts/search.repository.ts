@@ -197,12 +197,18 @@ async function indexQueued(db: Executor, batch: number): Promise<number> {
 /** Texts indexed per transaction when the queue is worked off: a turn of the event loop between. */
 const INDEX_BATCH = 1000;
 /**
- * The queue is worked off once writes have paused this long, so that a burst of writes (an import,
- * a script updating texts one request at a time) indexes each text once, at the end...
+ * The queue is worked off once writes have paused this long, with none under way in this process,
+ * so that a burst of writes (an import, a script updating texts one request at a time) indexes
+ * each text once, at the end, and the indexing does not take the cores from the burst's next write...
  */
 const INDEX_IDLE_MS = 50;
 /** ...or this long after the first write of a burst that does not pause. */
 const INDEX_MAX_DELAY_MS = 1000;
+
+export interface SearchIndexerOptions {
+  /** Whether a write is under way in this process: the background pass waits until none is. */
+  writing?: () => boolean;
+}
 
 /**
  * Keeps the search index up to date outside the writes. The database's triggers queue the id of
@@ -212,7 +218,11 @@ const INDEX_MAX_DELAY_MS = 1000;
  * write committed before it began, on this server or another one, and a write does not pay for
  * tokenising its texts. Texts that change again before they are indexed are indexed once.
  */
-export function createSearchIndexer(db: Kysely<Database>) {
+export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexerOptions = {}) {
+  const writing = options.writing ?? (() => false);
+  /** Write requests under way (`hold`), from their first byte: parsing and checking a batch takes a while too. */
+  let held = 0;
+  const busy = () => writing() || held > 0;
   let running: Promise<void> = Promise.resolve();
   let timer: NodeJS.Timeout | null = null;
   /** When the first write not yet worked off was told, for the longest delay. */
@@ -241,25 +251,50 @@ export function createSearchIndexer(db: Kysely<Database>) {
     running = running.then(workOff, workOff);
     return running;
   };
+  /**
+   * The background pass, once writes have paused: a write under way here (the next request of a
+   * burst, which commits its own texts soon) puts it off again, up to the longest delay.
+   */
+  const arm = () => {
+    const now = Date.now();
+    timer = setTimeout(
+      () => {
+        timer = null;
+        if (stopped) return;
+        if (busy() && Date.now() < firstWrite + INDEX_MAX_DELAY_MS) {
+          arm();
+          return;
+        }
+        // A pass that fails (the database going away) leaves the queue for the next one.
+        pass().catch(() => {});
+      },
+      Math.max(0, Math.min(INDEX_IDLE_MS, firstWrite + INDEX_MAX_DELAY_MS - now)),
+    );
+    timer.unref();
+  };
 
   return {
     /** Every text changed by a write committed before the call is indexed when this settles. */
     upToDate: (): Promise<void> => pass(),
+    /**
+     * Puts the background pass off while a write request is under way, until the answer is called
+     * (again, a no-op): the HTTP layer holds from a write request's arrival to its response.
+     */
+    hold(): () => void {
+      held += 1;
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        held -= 1;
+      };
+    },
     /** Called after every write: the queue is worked off when writes pause, off the request's path. */
     scheduled(): void {
       if (stopped) return;
-      const now = Date.now();
-      if (timer === null) firstWrite = now;
+      if (timer === null) firstWrite = Date.now();
       else clearTimeout(timer);
-      timer = setTimeout(
-        () => {
-          timer = null;
-          // A pass that fails (the database going away) leaves the queue for the next one.
-          pass().catch(() => {});
-        },
-        Math.max(0, Math.min(INDEX_IDLE_MS, firstWrite + INDEX_MAX_DELAY_MS - now)),
-      );
-      timer.unref();
+      arm();
     },
     /** No pass is started in the background after this (`upToDate` still works off the queue); answers once the pass under way, if any, has ended. */
     async stop(): Promise<void> {

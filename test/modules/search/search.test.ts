@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { createSearchIndexer } from '../../../src/modules/texts/index.js';
 import { anotherServer, apiClient, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 
 const ctx = await setupApp();
@@ -194,6 +195,62 @@ describe('GET /v2/search', () => {
     expect(await queued(ws)).toBe(0);
     expect(await ids(ws, 'refund')).toEqual(['component:refund']);
     expect(await ids(ws, 'money')).toEqual([]);
+  });
+
+  it('waits for the writes under way before indexing in the background, at most a second', async () => {
+    const ws = await createWorkspace(ctx);
+    await seed(ws);
+    await ctx.services.searchIndex.upToDate();
+    const onQuiet = apiClient(quiet, ws.key);
+    const write = async (developerId: string) => {
+      const res = await onQuiet.post('components', { components: [{ developerId, text: 'Queued' }] });
+      expect(res.status).toBe(201);
+    };
+    const waitForEmptyQueue = async () => {
+      const until = Date.now() + 10_000;
+      while ((await queued(ws)) > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await queued(ws)).toBe(0);
+    };
+    // An indexer told that this process has a write under way, asked each time its turn comes.
+    let busy = true;
+    let asked = 0;
+    const indexer = createSearchIndexer(ctx.database.db, {
+      writing: () => {
+        asked += 1;
+        return busy;
+      },
+    });
+    try {
+      await write('first');
+      indexer.scheduled();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Its turn came several times and was put off each time, the write being under way.
+      expect(asked).toBeGreaterThanOrEqual(3);
+      busy = false;
+      await waitForEmptyQueue();
+      // A write request being read and checked (held by the HTTP layer) puts it off too.
+      const release = indexer.hold();
+      await write('held');
+      const heldFrom = asked;
+      indexer.scheduled();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(asked - heldFrom).toBeGreaterThanOrEqual(3);
+      release();
+      release();
+      await waitForEmptyQueue();
+      // A burst that never pauses is indexed all the same, a second after its first write.
+      busy = true;
+      await write('second');
+      const started = Date.now();
+      indexer.scheduled();
+      await waitForEmptyQueue();
+      const askedThen = asked;
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(asked).toBe(askedThen);
+    } finally {
+      await indexer.stop();
+    }
   });
 
   it("never shows another workspace's texts; a query without words finds nothing; no q is a 400", async () => {
