@@ -100,6 +100,14 @@ export async function loadSelection(db: Executor, workspaceId: number, s: SqlSel
 /** Text rows per page of a paged read: enough to amortise a query, few enough to render in one go. */
 export const PAGE_SIZE = 1000;
 
+/**
+ * Text rows per page of texts read whole, by database. SQLite answers on the event loop, and a
+ * page of 1,000 texts with their values takes about 20 ms there, which every other request would
+ * wait for; a page of 250 keeps a read to a few milliseconds. PostgreSQL answers while the event
+ * loop goes on, so its pages stay large.
+ */
+const wholePageSize = (db: Executor) => (dialectOf(db) === 'postgres' ? PAGE_SIZE : 250);
+
 /** The variant values and variables of some texts, grouped with them into entities. */
 async function withValues(db: Executor, rows: TextColumns[], s: SqlSelection): Promise<TextEntity[]> {
   const ids = rows.map((row) => row.id);
@@ -131,7 +139,7 @@ export async function* selectionPages(
   db: Executor,
   workspaceId: number,
   s: SqlSelection,
-  pageSize = PAGE_SIZE,
+  pageSize = wholePageSize(db),
 ): AsyncGenerator<TextEntity[]> {
   const select = (q: SelectQueryBuilder<Database, 'texts', object>) => q.select(TEXT_COLUMNS);
   for await (const rows of orderedPages(db, workspaceId, s, select, pageSize)) yield await withValues(db, rows, s);
@@ -324,8 +332,11 @@ export async function textsByRowIds(
   ids: readonly number[],
 ): Promise<TextEntity[]> {
   const out: TextEntity[] = [];
-  for (let from = 0; from < ids.length; from += PAGE_SIZE) {
-    const part = ids.slice(from, from + PAGE_SIZE);
+  const pageSize = wholePageSize(db);
+  for (let from = 0; from < ids.length; from += pageSize) {
+    // SQLite answers on the event loop: other requests get a turn between pages.
+    if (from > 0 && dialectOf(db) !== 'postgres') await new Promise<void>((resolve) => setImmediate(resolve));
+    const part = ids.slice(from, from + pageSize);
     const rows = await db
       .selectFrom('texts')
       .select(TEXT_COLUMNS)
