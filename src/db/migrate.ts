@@ -14,6 +14,7 @@ import * as textSearchPlan from './migrations/2026_11_26_700_text_search_plan.js
 import * as exportFragmentRuns from './migrations/2026_11_27_200_export_fragment_runs.js';
 import * as exportRunDeflate from './migrations/2026_11_28_100_export_run_deflate.js';
 import * as exportRunStamps from './migrations/2026_11_28_101_export_run_stamps.js';
+import * as searchQueueByRevision from './migrations/2026_11_28_102_search_queue_by_revision.js';
 import * as changeLogIndexes from './migrations/2026_11_28_300_change_log_indexes.js';
 import type { Database } from './schema.js';
 
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_27_200_export_fragment_runs': exportFragmentRuns,
   '2026_11_28_100_export_run_deflate': exportRunDeflate,
   '2026_11_28_101_export_run_stamps': exportRunStamps,
+  '2026_11_28_102_search_queue_by_revision': searchQueueByRevision,
   '2026_11_28_300_change_log_indexes': changeLogIndexes,
 };
 
