@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import { constants, inflateRawSync } from 'node:zlib';
 import type { Executor } from '../../db/schema.js';
 import type { EntryFragment, ExportEntry, FileWriter } from '../../formats/types.js';
+import { nextTurn } from '../../shared/next-turn.js';
 import {
   keyParts,
   type OwnerSelection,
@@ -41,8 +42,6 @@ export const WHOLE_FILE_BYTES = 64 * 1024;
 
 /** Entries rendered between two turns of the event loop: a few milliseconds of work in any format. */
 const ENTRIES_PER_TURN = 250;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The file's chunks, written from one page of texts at a time. The event loop gets a turn after

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
+import { nextTurn } from '../../shared/next-turn.js';
 import type { TextKind } from './texts.types.js';
 
 /** A text a search found: enough to list it and open it. */
@@ -243,7 +244,7 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
           return INDEX_BATCH;
         });
       if (taken < INDEX_BATCH) return;
-      await new Promise((resolve) => setImmediate(resolve));
+      await nextTurn();
     }
   };
   // One pass at a time in this process; a caller waits for the pass under way, then for its own.

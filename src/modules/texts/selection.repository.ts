@@ -8,6 +8,7 @@ import {
 } from 'kysely';
 import { dialectOf } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
+import { nextTurn } from '../../shared/next-turn.js';
 import { assembleEntities, type TextColumns, type TextVariableRow } from './entities.js';
 import { TEXT_COLUMNS } from './texts.repository.js';
 import {
@@ -296,7 +297,7 @@ export async function stampDigests(
   }
   for (let from = 0; from < parts.length; from += PARTS_PER_QUERY) {
     // SQLite answers on the event loop: other requests get a turn between queries.
-    if (from > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (from > 0) await nextTurn();
     const batch = parts.slice(from, from + PARTS_PER_QUERY);
     const source = sql<{ i: number; lo: string; hi: string; inc: number }>`(select cast(key as integer) as i,
       value ->> 0 as lo, value ->> 1 as hi, value ->> 2 as inc
@@ -335,7 +336,7 @@ export async function textsByRowIds(
   const pageSize = wholePageSize(db);
   for (let from = 0; from < ids.length; from += pageSize) {
     // SQLite answers on the event loop: other requests get a turn between pages.
-    if (from > 0 && dialectOf(db) !== 'postgres') await new Promise<void>((resolve) => setImmediate(resolve));
+    if (from > 0 && dialectOf(db) !== 'postgres') await nextTurn();
     const part = ids.slice(from, from + pageSize);
     const rows = await db
       .selectFrom('texts')
