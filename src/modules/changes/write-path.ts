@@ -78,12 +78,10 @@ export function createWritePath(db: Kysely<Database>): WritePath {
           }
           return { result: planned.result, revision };
         });
-        underWay -= 1;
         if (revision !== undefined) committed(scope.workspaceId, revision);
         return result;
-      } catch (error) {
+      } finally {
         underWay -= 1;
-        throw error;
       }
     },
   };

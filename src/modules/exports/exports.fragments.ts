@@ -151,6 +151,10 @@ const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 /** Stored form of a run's entries: `[row id, stamp, developer ID, length, variables?, name offsets?]` each. */
 type EncodedEntry = [number, string, string, number, (readonly string[] | 0)?, (readonly number[])?];
 
+/** A run's digest as the texts core gives it for the run's range (`stampsDigest`). */
+const digestOf = (entries: readonly { textId: number; stamp: string }[]) =>
+  stampsDigest(entries.map((entry) => ({ id: entry.textId, stamp: entry.stamp })));
+
 async function encodeRun(entries: readonly FreshEntry[]): Promise<repo.RunRow> {
   let body = '';
   const encoded: EncodedEntry[] = [];
@@ -167,7 +171,7 @@ async function encodeRun(entries: readonly FreshEntry[]): Promise<repo.RunRow> {
   // Compressed on the thread pool, once per stored run, for every gzip export that places it unchanged.
   const { deflated, crc, size } = await deflateBlocks(Buffer.from(body));
   return {
-    stamps: stampsDigest(entries.map((entry) => ({ id: entry.textId, stamp: entry.stamp }))),
+    stamps: digestOf(entries),
     first_key: (entries[0] as FreshEntry).developerId,
     last_key: (entries[entries.length - 1] as FreshEntry).developerId,
     entries: JSON.stringify(encoded),
@@ -191,9 +195,6 @@ function decodeEntries(encoded: string): StoredEntry[] {
   }
   return entries;
 }
-
-const digestOf = (entries: readonly StoredEntry[]) =>
-  stampsDigest(entries.map((entry) => ({ id: entry.textId, stamp: entry.stamp })));
 
 function decodeRun(id: number, row: repo.RunHead): StoredRun {
   let entries: StoredEntry[] | null = null;
