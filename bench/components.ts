@@ -82,7 +82,7 @@ writeFileSync(bodyFile, body);
 /** `BENCH_SKIP_LOAD=1`: the writes and the cold GET only. */
 if (process.env.BENCH_SKIP_LOAD === '1') {
   console.log(
-    `database: ${database}; POST /v2/components, ${BATCH} per request: median ${median.toFixed(0)} ms, server CPU ${middle(postCpu)} ms (${settledCpu.toFixed(0)} ms a request with the work left for later); GET all variants, cold: ${cold.toFixed(0)} ms`,
+    `database: ${database}; POST /v2/components, ${BATCH} per request, ms: ${postTimes.map((t) => t.toFixed(0)).join(', ')}; median ${median.toFixed(0)} ms, server CPU ${middle(postCpu)} ms (${settledCpu.toFixed(0)} ms a request with the work left for later); GET all variants, cold: ${cold.toFixed(0)} ms`,
   );
   await stop(server);
   unlinkSync(bodyFile);

@@ -159,7 +159,7 @@ try {
     `database: ${database}; ${PROJECTS} projects x ${ITEMS} items (a third plural, 3 variants each), a base of ${BASE_ITEMS}`,
   );
   console.log(
-    `POST /v2/textItems, ${BATCH} per request: median ${median(postTimes).toFixed(0)} ms, server CPU ${median(postCpu)} ms (${postSettled.toFixed(0)} ms a request with the work left for later)`,
+    `POST /v2/textItems, ${BATCH} per request, ms: ${postTimes.map((t) => t.toFixed(0)).join(', ')}; median ${median(postTimes).toFixed(0)} ms, server CPU ${median(postCpu)} ms (${postSettled.toFixed(0)} ms a request with the work left for later)`,
   );
   const fullRatio = full.rps / full.baseline;
   report('GET /v2/textItems (all projects)', full, ` (target >= 0.25): ${fullRatio >= 0.25 ? 'PASS' : 'FAIL'}`);
