@@ -35,6 +35,8 @@ function storedPair(change: Change): StoredFields {
   // A create (a delete): the record's values after (before), as the change lists them.
   if (whole && (whole.before === null) !== (whole.after === null)) {
     const values = (whole.after ?? whole.before) as Record<string, unknown>;
+    // The texts core lists a text's create (delete) without its null fields: stored as it is.
+    if (dropNulls && !hasNull(values)) return whole.before === null ? [null, values] : [values, null];
     const kept: Values = {};
     let allNull = true;
     for (const name in values) {
@@ -61,6 +63,11 @@ function storedPair(change: Change): StoredFields {
   }
   // The names are read from whichever side is kept, so one side always is.
   return [beforeNull ? null : before, afterNull && !beforeNull ? null : after];
+}
+
+function hasNull(values: Values): boolean {
+  for (const name in values) if (values[name] === null || values[name] === undefined) return true;
+  return false;
 }
 
 function fieldsOfPair([before, after]: StoredFields): FieldChanges {

@@ -18,6 +18,7 @@ import {
   loadExistingTexts,
   loadTextsByDeveloperIds,
   loadWriteContext,
+  lookupsOfCreate,
   namesOfNewTexts,
   parseFilter,
   plannedCreate,
@@ -81,7 +82,8 @@ export function createComponentsService(deps: ComponentsDeps) {
     const existing = await loadExistingTexts(trx, workspaceId, 'component', wantedIds(components));
     const plan = planCreate(components, context, tree, existing);
     const created = await createTexts(trx, workspaceId, plan.map(newComponent), now());
-    return plannedCreate(created, await deps.texts.lookupsFor(trx, workspaceId, created));
+    const folders = new Map(tree.folders.map((folder) => [folder.id, folder.developerId]));
+    return plannedCreate(created, lookupsOfCreate(context, { folders }));
   }
 
   async function create(scope: WriteScope, input: CreateComponentsInput): Promise<string[]> {

@@ -21,6 +21,7 @@ import {
   loadExistingTexts,
   loadTextsByDeveloperIds,
   loadWriteContext,
+  lookupsOfCreate,
   namesOfNewTexts,
   type PluralsUpdate,
   parseFilter,
@@ -115,7 +116,13 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const position = await deps.blocks.nextItemPosition(trx, workspaceId, target.container.id);
     const planned = plan.map((p, i) => newTextItem(target.container.id, p, position + i));
     const created = await createTexts(trx, workspaceId, planned, now());
-    return plannedCreate(created, await deps.texts.lookupsFor(trx, workspaceId, created));
+    const { container, blocks, baseItems } = target;
+    const lookups = lookupsOfCreate(context, {
+      containers: new Map([[container.id, container.developerId]]),
+      blocks: new Map([...blocks.values()].map((block) => [block.id, block.developerId])),
+      texts: new Map([...baseItems].map(([developerId, id]) => [id, developerId])),
+    });
+    return plannedCreate(created, lookups);
   }
 
   async function create(scope: WriteScope, input: CreateTextItemsInput): Promise<string[]> {

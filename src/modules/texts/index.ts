@@ -44,7 +44,7 @@ export {
 } from './search.repository.js';
 // What other modules' writes do to texts.
 export { createTextCascades, type TextCascades } from './texts.cascades.js';
-export { type FieldLookups, type FieldLookupsLoader, textChanges } from './texts.fields.js';
+export { type FieldLookups, type FieldLookupsLoader, lookupsOfCreate, textChanges } from './texts.fields.js';
 export { type TextPositions, textPositions } from './texts.positions.js';
 export { createTextsReader, type TextsReaderDeps } from './texts.reader.js';
 export {

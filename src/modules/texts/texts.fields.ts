@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/schema.js';
 import type { Change, ChangeKind } from '../changes/index.js';
 import { changeOf, type Fields, type RecordIdentity } from '../changes/index.js';
+import type { WriteContext } from './content.js';
 import { inCldrOrder } from './plurals.js';
 import type { Component, PluralText, TextEntity, TextItem, TextKind, TextValue, VariantValue } from './texts.types.js';
 
@@ -20,6 +21,35 @@ export interface FieldLookups {
   containers: ReadonlyMap<number, string>;
   /** Other texts: the base text items and components that text items point at. */
   texts: ReadonlyMap<number, string>;
+}
+
+/**
+ * The lookups of texts a create has just inserted, from what planning them resolved: the variants
+ * and variables the request named, the workspace's users, and the kind's own references (`own`:
+ * the folders of components; the project, its blocks and its base's items for text items). A new
+ * text refers to nothing else, so a batch create reads nothing more for its change log (the
+ * workspace lookups were six reads and the referenced texts a seventh, per batch).
+ */
+export function lookupsOfCreate(
+  context: Pick<WriteContext, 'variants' | 'variables' | 'userIds'>,
+  own: Partial<Pick<FieldLookups, 'folders' | 'blocks' | 'containers' | 'texts'>>,
+): FieldLookups {
+  const variants = new Map<number, string>();
+  for (const row of context.variants.values()) variants.set(row.id, row.developer_id);
+  const variables = new Map<number, string>();
+  for (const variable of context.variables.values()) variables.set(variable.id, variable.name);
+  const users = new Map<number, string>();
+  for (const [email, id] of context.userIds) users.set(id, email);
+  const none = new Map<number, string>();
+  return {
+    variants,
+    variables,
+    users,
+    folders: own.folders ?? none,
+    blocks: own.blocks ?? none,
+    containers: own.containers ?? none,
+    texts: own.texts ?? none,
+  };
 }
 
 /** Loads the lookups of one workspace; wired from the modules that own those tables. */
@@ -150,10 +180,17 @@ const shownValue = <E>(f: Field<E>, entity: E, lookups: FieldLookups): unknown =
   return f.shown ? f.shown(value as never, lookups) : value;
 };
 
-/** Every field of one record: what a create or a delete lists. */
-function allFields<E>(fields: readonly Field<E>[], entity: E, lookups: FieldLookups): Fields {
+/**
+ * What a create or a delete lists: every field the record has, leaving out the null ones (no
+ * limit, no assignee, no block), as the change log stores a text's create and delete. Built
+ * without them, the values are stored as they are, with no copy per record.
+ */
+function presentFields<E>(fields: readonly Field<E>[], entity: E, lookups: FieldLookups): Fields {
   const out: Record<string, unknown> = {};
-  for (const f of fields) out[f.name] = shownValue(f, entity, lookups);
+  for (const f of fields) {
+    const value = shownValue(f, entity, lookups);
+    if (value !== null && value !== undefined) out[f.name] = value;
+  }
   return out;
 }
 
@@ -170,7 +207,11 @@ function recordChange<E>(
   lookups: FieldLookups,
 ): Change | null {
   if (before === null || after === null) {
-    return changeOf(identity, before && allFields(fields, before, lookups), after && allFields(fields, after, lookups));
+    return changeOf(
+      identity,
+      before && presentFields(fields, before, lookups),
+      after && presentFields(fields, after, lookups),
+    );
   }
   if (before === after) return null;
   let was: Record<string, unknown> | null = null;
@@ -187,14 +228,6 @@ function recordChange<E>(
 
 const fieldsOf = (kind: TextKind) =>
   (kind === 'component' ? COMPONENT_FIELDS : TEXT_ITEM_FIELDS) as readonly Field<TextEntity>[];
-
-/** The base text's fields. */
-export const baseFields = (entity: TextEntity, lookups: FieldLookups): Fields =>
-  allFields(fieldsOf(entity.kind), entity, lookups);
-
-/** A variant value's own fields (tags and variables are the base's). */
-export const variantFields = (value: VariantValue, lookups: FieldLookups): Fields =>
-  allFields(VARIANT_FIELDS, value, lookups);
 
 /**
  * The changes of one text between two states (null: not there): its base record, then one per
