@@ -203,12 +203,18 @@ const INDEX_BATCH = 1000;
  * each text once, at the end, and the indexing does not take the cores from the burst's next write...
  */
 const INDEX_IDLE_MS = 50;
-/** ...or this long after the first write of a burst that does not pause. */
-const INDEX_MAX_DELAY_MS = 1000;
+/**
+ * ...or once the oldest write not yet indexed is this old, in a burst that does not pause. Until
+ * then a background pass also stops between batches for a write under way. The bound is what a
+ * search in the middle of a burst may have to index first: at most this long of writes.
+ */
+const INDEX_MAX_DELAY_MS = 5000;
 
 export interface SearchIndexerOptions {
   /** Whether a write is under way in this process: the background pass waits until none is. */
   writing?: () => boolean;
+  /** The longest delay (`INDEX_MAX_DELAY_MS` unless given: a test shortens it). */
+  maxDelayMs?: number;
 }
 
 /**
@@ -221,19 +227,33 @@ export interface SearchIndexerOptions {
  */
 export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexerOptions = {}) {
   const writing = options.writing ?? (() => false);
+  const maxDelay = options.maxDelayMs ?? INDEX_MAX_DELAY_MS;
   /** Write requests under way (`hold`), from their first byte: parsing and checking a batch takes a while too. */
   let held = 0;
+  /** When a write request last arrived or ended, or a write was told: writes pause once this is `INDEX_IDLE_MS` old. */
+  let activeAt = 0;
   const busy = () => writing() || held > 0;
-  let running: Promise<void> = Promise.resolve();
+  /** Whether writes have paused: none under way, none in the last `INDEX_IDLE_MS`. */
+  const idle = () => !busy() && Date.now() - activeAt >= INDEX_IDLE_MS;
+  let running: Promise<boolean> = Promise.resolve(true);
   let timer: NodeJS.Timeout | null = null;
-  /** When the first write not yet worked off was told, for the longest delay. */
-  let firstWrite = 0;
+  /** When the oldest write not yet worked off was told (null: none), for the longest delay. */
+  let pendingSince: number | null = null;
+  /** When the latest write was told. */
+  let toldAt = 0;
   let stopped = false;
+  const overdue = () => pendingSince !== null && Date.now() >= pendingSince + maxDelay;
 
-  const workOff = async () => {
+  /**
+   * Works the queue off, a batch per transaction. In the background (`giveWay`) it stops before a
+   * batch while a write is under way, unless the oldest write waiting is overdue. Answers whether
+   * it left the queue empty.
+   */
+  const workOff = async (giveWay: boolean): Promise<boolean> => {
     for (;;) {
+      if (giveWay && !idle() && !overdue()) return false;
       const empty = (await sql`select 1 as queued from text_search_queue limit 1`.execute(db)).rows.length === 0;
-      if (empty) return;
+      if (empty) return true;
       const taken = await db
         .transaction()
         .execute((trx) => indexQueued(trx, INDEX_BATCH))
@@ -243,58 +263,81 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
           await new Promise((resolve) => setTimeout(resolve, 20));
           return INDEX_BATCH;
         });
-      if (taken < INDEX_BATCH) return;
+      if (taken < INDEX_BATCH) return true;
       await nextTurn();
     }
   };
   // One pass at a time in this process; a caller waits for the pass under way, then for its own.
-  const pass = () => {
-    running = running.then(workOff, workOff);
+  const pass = (giveWay: boolean) => {
+    const next = () => workOff(giveWay);
+    running = running.then(next, next);
     return running;
   };
+  /** After a pass that began at `began` emptied the queue: writes told since may have queued texts after it looked. */
+  const emptiedAt = (began: number) => {
+    pendingSince = toldAt >= began ? began : null;
+  };
+  /** The background pass: a pass that gave way to a write tries again once writes pause. */
+  const background = async () => {
+    const began = Date.now();
+    // A pass that fails (the database going away) leaves the queue for the next one.
+    const emptied = await pass(true).catch(() => false);
+    if (emptied) emptiedAt(began);
+    else if (timer === null && !stopped) arm();
+  };
   /**
-   * The background pass, once writes have paused: a write under way here (the next request of a
-   * burst, which commits its own texts soon) puts it off again, up to the longest delay.
+   * Waits for writes to pause: a write under way here or a moment ago (the next request of a
+   * burst, which commits its own texts soon) puts the pass off again, up to the longest delay.
    */
   const arm = () => {
     const now = Date.now();
+    // Until writes have paused long enough, or (a write under way) a moment from now to look again.
+    const pause = Math.max(INDEX_IDLE_MS / 5, activeAt + INDEX_IDLE_MS - now);
+    const due = (pendingSince ?? now) + maxDelay - now;
     timer = setTimeout(
       () => {
         timer = null;
         if (stopped) return;
-        if (busy() && Date.now() < firstWrite + INDEX_MAX_DELAY_MS) {
+        if (!idle() && !overdue()) {
           arm();
           return;
         }
-        // A pass that fails (the database going away) leaves the queue for the next one.
-        pass().catch(() => {});
+        void background();
       },
-      Math.max(0, Math.min(INDEX_IDLE_MS, firstWrite + INDEX_MAX_DELAY_MS - now)),
+      Math.max(0, Math.min(pause, due)),
     );
     timer.unref();
   };
 
   return {
     /** Every text changed by a write committed before the call is indexed when this settles. */
-    upToDate: (): Promise<void> => pass(),
+    async upToDate(): Promise<void> {
+      const began = Date.now();
+      await pass(false);
+      emptiedAt(began);
+    },
     /**
      * Puts the background pass off while a write request is under way, until the answer is called
      * (again, a no-op): the HTTP layer holds from a write request's arrival to its response.
      */
     hold(): () => void {
       held += 1;
+      activeAt = Date.now();
       let released = false;
       return () => {
         if (released) return;
         released = true;
         held -= 1;
+        activeAt = Date.now();
       };
     },
     /** Called after every write: the queue is worked off when writes pause, off the request's path. */
     scheduled(): void {
       if (stopped) return;
-      if (timer === null) firstWrite = Date.now();
-      else clearTimeout(timer);
+      toldAt = Date.now();
+      activeAt = toldAt;
+      pendingSince ??= toldAt;
+      if (timer !== null) clearTimeout(timer);
       arm();
     },
     /** No pass is started in the background after this (`upToDate` still works off the queue); answers once the pass under way, if any, has ended. */
