@@ -15,7 +15,9 @@ import * as exportFragmentRuns from './migrations/2026_11_27_200_export_fragment
 import * as exportRunDeflate from './migrations/2026_11_28_100_export_run_deflate.js';
 import * as exportRunStamps from './migrations/2026_11_28_101_export_run_stamps.js';
 import * as searchQueueByRevision from './migrations/2026_11_28_102_search_queue_by_revision.js';
+import * as searchQueueNewTexts from './migrations/2026_11_28_103_search_queue_new_texts.js';
 import * as changeLogIndexes from './migrations/2026_11_28_300_change_log_indexes.js';
+import * as changesBrinSummaries from './migrations/2026_11_28_301_changes_brin_summaries.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -36,7 +38,9 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_100_export_run_deflate': exportRunDeflate,
   '2026_11_28_101_export_run_stamps': exportRunStamps,
   '2026_11_28_102_search_queue_by_revision': searchQueueByRevision,
+  '2026_11_28_103_search_queue_new_texts': searchQueueNewTexts,
   '2026_11_28_300_change_log_indexes': changeLogIndexes,
+  '2026_11_28_301_changes_brin_summaries': changesBrinSummaries,
 };
 
 /** Every migration, in the order they apply. */
