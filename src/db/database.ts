@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import type PgModule from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { type ChangeEvents, type ChangeFeed, type ChangeFeedOptions, startChangeFeed } from './change-feed.js';
+import { copyingPool } from './copy-in.js';
 import type { DialectName } from './dialect.js';
 import { registerSyncReader } from './prepared.js';
 import type { Database } from './schema.js';
@@ -47,7 +48,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.kind === 'postgres') {
     const pg = loadPg();
     const pool = new pg.Pool({ connectionString: config.url, max: POOL_SIZE });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: copyingPool(pool) }) });
     const feeds = new Set<ChangeFeed>();
     return {
       db,
