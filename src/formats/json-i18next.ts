@@ -2,50 +2,25 @@
  * json_i18next: `{ "<developer id>": "text" }` with `{{name}}` kept, and plural records as
  * `<id>_<category>` keys beside the primary text (rules in docs/formats/json_i18next.md).
  */
-import {
-  JSON_CONTENT_TYPE,
-  JsonObjectWriter,
-  type JsonPairs,
-  VariableSummary,
-  variantMetadata,
-} from './shared/json.js';
+import { JSON_CONTENT_TYPE, type JsonPairs, jsonMessagesWriter } from './shared/json.js';
 import { pluralForms } from './shared/plurals.js';
 import { exportText } from './shared/texts.js';
-import { type FileFormat, fileWriter, spanBody, variableNames, wholeFile } from './types.js';
+import { type FileFormat, wholeFile } from './types.js';
 
 export const jsonI18nextFormat: FileFormat = {
   contentType: JSON_CONTENT_TYPE,
   writer(header) {
-    const json = new JsonObjectWriter();
-    const summary = new VariableSummary(header);
     const mode = header.options.richText;
-    return fileWriter({
-      head: () => json.members(variantMetadata(header)),
-      fragment(entry) {
-        const pairs: JsonPairs = [[entry.id, exportText(entry.text, entry.richText, mode)]];
-        // i18next looks up `_zero` for a count of 0 in every language before the locale's own
-        // category, so one `_zero` key serves both, as the zero key does in stringsdict.
-        if (entry.plurals.length > 0) {
-          for (const form of pluralForms(entry, header.locale)) {
-            pairs.push([`${entry.id}_${form.form}`, exportText(form.text, form.richText, mode)]);
-          }
+    return jsonMessagesWriter(header, (entry) => {
+      const pairs: JsonPairs = [[entry.id, exportText(entry.text, entry.richText, mode)]];
+      // i18next looks up `_zero` for a count of 0 in every language before the locale's own
+      // category, so one `_zero` key serves both, as the zero key does in stringsdict.
+      if (entry.plurals.length > 0) {
+        for (const form of pluralForms(entry, header.locale)) {
+          pairs.push([`${entry.id}_${form.form}`, exportText(form.text, form.richText, mode)]);
         }
-        return { body: JsonObjectWriter.fragment(pairs), variables: variableNames(entry) };
-      },
-      place(fragment) {
-        summary.addNames(fragment.variables);
-        return json.place(fragment.body);
-      },
-      placeSpan(source, entries) {
-        for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
-        return json.place(spanBody(source, entries));
-      },
-      placeRun(run) {
-        if (summary.enabled)
-          for (const entry of run.entries()) if (entry.length >= 0) summary.addNames(entry.variables);
-        return json.placeStored(run.empty);
-      },
-      tail: () => json.members(summary.pairs()) + json.end(),
+      }
+      return pairs;
     });
   },
 };

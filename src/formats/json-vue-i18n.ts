@@ -3,18 +3,10 @@
  * one message with ` | ` between forms (rules in docs/formats/json_vue_i18n.md).
  */
 import { renderTemplate } from '../text/placeholders.js';
-import { JSON_CONTENT_TYPE, JsonObjectWriter, VariableSummary, variantMetadata } from './shared/json.js';
+import { JSON_CONTENT_TYPE, jsonMessagesWriter } from './shared/json.js';
 import { pluralCases, zeroCategoryIsExactlyZero } from './shared/plurals.js';
 import { exportText } from './shared/texts.js';
-import {
-  type DocumentHeader,
-  type ExportEntry,
-  type FileFormat,
-  fileWriter,
-  spanBody,
-  variableNames,
-  wholeFile,
-} from './types.js';
+import { type DocumentHeader, type ExportEntry, type FileFormat, wholeFile } from './types.js';
 
 /**
  * A literal interpolation. Inside one, `\` and `'` are escaped, and line ends are `\uXXXX`: the
@@ -71,31 +63,7 @@ function vueMessage(entry: ExportEntry, document: DocumentHeader): string {
 
 export const jsonVueI18nFormat: FileFormat = {
   contentType: JSON_CONTENT_TYPE,
-  writer(header) {
-    const json = new JsonObjectWriter();
-    const summary = new VariableSummary(header);
-    return fileWriter({
-      head: () => json.members(variantMetadata(header)),
-      fragment: (entry) => ({
-        body: JsonObjectWriter.fragment([[entry.id, vueMessage(entry, header)]]),
-        variables: variableNames(entry),
-      }),
-      place(fragment) {
-        summary.addNames(fragment.variables);
-        return json.place(fragment.body);
-      },
-      placeSpan(source, entries) {
-        for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
-        return json.place(spanBody(source, entries));
-      },
-      placeRun(run) {
-        if (summary.enabled)
-          for (const entry of run.entries()) if (entry.length >= 0) summary.addNames(entry.variables);
-        return json.placeStored(run.empty);
-      },
-      tail: () => json.members(summary.pairs()) + json.end(),
-    });
-  },
+  writer: (header) => jsonMessagesWriter(header, (entry) => [[entry.id, vueMessage(entry, header)]]),
 };
 
 export const jsonVueI18n = wholeFile(jsonVueI18nFormat);

@@ -1,5 +1,12 @@
 /** Writing the JSON formats: key order as given, the variant metadata keys and the variable summary. */
-import type { DocumentHeader } from '../types.js';
+import {
+  type DocumentHeader,
+  type ExportEntry,
+  type FileWriter,
+  fileWriter,
+  spanBody,
+  variableNames,
+} from '../types.js';
 import { compareNames } from './variables.js';
 
 export type JsonPairs = Array<[key: string, value: unknown]>;
@@ -82,7 +89,7 @@ export function variantMetadata(header: DocumentHeader): JsonPairs {
  * `__variables_used`: the names of the variables the exported records use, deduplicated,
  * alphabetical. Collected as entries are written, when the export asks for it.
  */
-export class VariableSummary {
+class VariableSummary {
   readonly #names: Set<string> | null;
 
   constructor(header: DocumentHeader) {
@@ -101,4 +108,31 @@ export class VariableSummary {
   pairs(): JsonPairs {
     return this.#names ? [['__variables_used', [...this.#names].sort(compareNames)]] : [];
   }
+}
+
+/**
+ * A JSON object of messages, as the i18next and vue-i18n files are: the variant's metadata, a
+ * member or more per record (`pairsOf`), then `__variables_used` when the export asks for it.
+ * Spans and stored runs of records are placed as their bytes, their variables still counted.
+ */
+export function jsonMessagesWriter(header: DocumentHeader, pairsOf: (entry: ExportEntry) => JsonPairs): FileWriter {
+  const json = new JsonObjectWriter();
+  const summary = new VariableSummary(header);
+  return fileWriter({
+    head: () => json.members(variantMetadata(header)),
+    fragment: (entry) => ({ body: JsonObjectWriter.fragment(pairsOf(entry)), variables: variableNames(entry) }),
+    place(fragment) {
+      summary.addNames(fragment.variables);
+      return json.place(fragment.body);
+    },
+    placeSpan(source, entries) {
+      for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
+      return json.place(spanBody(source, entries));
+    },
+    placeRun(run) {
+      if (summary.enabled) for (const entry of run.entries()) if (entry.length >= 0) summary.addNames(entry.variables);
+      return json.placeStored(run.empty);
+    },
+    tail: () => json.members(summary.pairs()) + json.end(),
+  });
 }
