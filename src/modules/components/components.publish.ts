@@ -6,6 +6,7 @@ import type { FolderTree } from '../folders/folders.service.js';
 import { folderNotFound } from '../folders/folders.service.js';
 import {
   type Component,
+  carriedContent,
   createTexts,
   developerIdsByRowIds,
   type FieldLookups,
@@ -75,20 +76,10 @@ export async function publishTextItem(
 
 /** Everything of the item that a component has: content, variant values, listed variables. */
 function carriedOver(item: TextItem): PlannedContent {
-  const { developerId, text, richText, plurals, notes, tags, status, assigneeId, characterLimit, integrated } = item;
-  const { variableIds, variants } = item;
   return {
-    developerId,
-    text,
-    richText,
-    plurals,
-    notes,
-    tags,
-    status,
-    assigneeId,
-    characterLimit,
-    integrated,
-    variableIds,
-    variants,
+    developerId: item.developerId,
+    ...carriedContent(item),
+    integrated: item.integrated,
+    variants: item.variants,
   };
 }

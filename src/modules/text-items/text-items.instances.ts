@@ -8,6 +8,7 @@ import type { ProjectRef } from '../projects/projects.service.js';
 import { projectNotFound } from '../projects/projects.service.js';
 import {
   type Component,
+  carriedContent,
   createTexts,
   type FieldLookups,
   loadExistingTexts,
@@ -90,7 +91,6 @@ export async function placeInstance(
     }
   }
 
-  const { text, richText, plurals, notes, tags, status, assigneeId, characterLimit, variableIds } = component;
   const position = await deps.nextItemPosition(trx, workspaceId, project.id);
   const [item] = (await createTexts(
     trx,
@@ -99,16 +99,8 @@ export async function placeInstance(
       {
         kind: 'text_item',
         developerId,
-        text,
-        richText,
-        plurals,
-        notes,
-        tags,
-        status,
-        assigneeId,
-        characterLimit,
+        ...carriedContent(component),
         integrated: false,
-        variableIds,
         variants: [],
         projectId: project.id,
         blockId,

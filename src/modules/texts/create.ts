@@ -42,6 +42,14 @@ export interface NewContentInput {
 /** One text of a create, checked and in its stored form, without its kind's own fields; nothing is written yet. */
 export type PlannedContent = Omit<TextCommon, 'id'>;
 
+/** What a text made from another one takes of it (publishing an item, placing an instance): all but its identity, integration and variant values. */
+export type CarriedContent = Omit<PlannedContent, 'developerId' | 'integrated' | 'variants'>;
+
+export function carriedContent(from: TextCommon): CarriedContent {
+  const { text, richText, plurals, notes, tags, status, assigneeId, characterLimit, variableIds } = from;
+  return { text, richText, plurals, notes, tags, status, assigneeId, characterLimit, variableIds };
+}
+
 export interface ExistingTexts {
   ids: ReadonlySet<string>;
   /** Plural forms (base and variants) of existing texts, for those a new id could collide with. */

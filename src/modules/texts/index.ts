@@ -23,6 +23,7 @@ export {
 export { loadWriteContext, type WriteContextDeps } from './context.js';
 export {
   assertDistinctCreateIds,
+  carriedContent,
   createTexts,
   type ExistingTexts,
   loadExistingTexts,
