@@ -251,7 +251,7 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
    */
   const workOff = async (giveWay: boolean): Promise<boolean> => {
     for (;;) {
-      if (giveWay && !idle() && !overdue()) return false;
+      if (giveWay && (stopped || (!idle() && !overdue()))) return false;
       const empty = (await sql`select 1 as queued from text_search_queue limit 1`.execute(db)).rows.length === 0;
       if (empty) return true;
       const taken = await db
@@ -280,8 +280,14 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
   /** The background pass: a pass that gave way to a write tries again once writes pause. */
   const background = async () => {
     const began = Date.now();
-    // A pass that fails (the database going away) leaves the queue for the next one.
-    const emptied = await pass(true).catch(() => false);
+    let emptied: boolean;
+    try {
+      emptied = await pass(true);
+    } catch {
+      // A pass that fails (the database going away) leaves the queue to the next write's pass or
+      // the next search, rather than trying again at once.
+      return;
+    }
     if (emptied) emptiedAt(began);
     else if (timer === null && !stopped) arm();
   };

@@ -1,5 +1,7 @@
-import { sql } from 'kysely';
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import type { Database } from '../../../src/db/schema.js';
 import { createSearchIndexer } from '../../../src/modules/texts/index.js';
 import { anotherServer, apiClient, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 import { onPostgres } from '../../helpers/database.js';
@@ -294,6 +296,28 @@ describe('GET /v2/search', () => {
       expect(await queued(ws)).toBe(0);
     } finally {
       await indexer.stop();
+    }
+  });
+
+  it('does not retry a failing background pass until the next write', async () => {
+    // A database without the search tables: every pass fails at its first statement.
+    let statements = 0;
+    const broken = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: new SQLite(':memory:') }),
+      log: () => {
+        statements += 1;
+      },
+    });
+    const indexer = createSearchIndexer(broken, { maxDelayMs: 100 });
+    try {
+      indexer.scheduled();
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(statements).toBeGreaterThanOrEqual(1);
+      expect(statements).toBeLessThanOrEqual(2);
+      await expect(indexer.upToDate()).rejects.toThrow(/text_search_queue/);
+    } finally {
+      await indexer.stop();
+      await broken.destroy();
     }
   });
 
