@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { copyRows, copyStatement, isCopyScalar } from './copy-in.js';
+import { atLeastChars, copyRows, copyStatement, isCopyScalar } from './copy-in.js';
 import { dialectOf } from './dialect.js';
 import type { Executor } from './schema.js';
 
@@ -52,14 +52,11 @@ export async function bulkInsertReturning<R>(
   const out: R[] = [];
   if (rows.length === 0) return out;
   const postgres = dialectOf(executor) === 'postgres';
-  if (postgres && rows.every((row) => row.every(isCopyScalar))) {
-    const data = returning.length === 0 ? copyRows(rows) : '';
-    if (data.length >= COPY_MIN_CHARS) {
-      await executor.executeQuery(CompiledQuery.raw(copyStatement(table, columns), [data]));
-      return out;
-    }
-    return insertFromJson<R>(executor, table, columns, rows, returning);
+  if (postgres && returning.length === 0 && atLeastChars(rows, COPY_MIN_CHARS) && rows.every(isCopyRow)) {
+    await executor.executeQuery(CompiledQuery.raw(copyStatement(table, columns), [copyRows(rows)]));
+    return out;
   }
+  if (postgres && rows.every(isJsonRow)) return insertFromJson<R>(executor, table, columns, rows, returning);
   const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values `;
   const tail = returning.length > 0 ? ` returning ${returning.map(quote).join(', ')}` : '';
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
@@ -76,6 +73,9 @@ export async function bulkInsertReturning<R>(
   }
   return out;
 }
+
+const isCopyRow = (row: readonly unknown[]) => row.every(isCopyScalar);
+const isJsonRow = (row: readonly unknown[]) => row.every((value) => isCopyScalar(value) || typeof value === 'boolean');
 
 async function insertFromJson<R>(
   executor: Executor,

@@ -27,13 +27,26 @@ const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 export const copyStatement = (table: string, columns: readonly string[]) =>
   `copy ${quote(table)} (${columns.map(quote).join(', ')}) from stdin`;
 
-/** Whether `value` can be written in COPY's text format as it is (what `copyRows` takes). */
+/**
+ * Whether `value` can be written in COPY's text format as it is (what `copyRows` takes). Not a
+ * boolean: COPY would write `t` or `f` where the JSON insert wrote `true`, and no column we
+ * insert in bulk holds one.
+ */
 export const isCopyScalar = (value: unknown) =>
   value === null ||
   value === undefined ||
   typeof value === 'string' ||
-  typeof value === 'boolean' ||
   (typeof value === 'number' && Number.isFinite(value));
+
+/** Whether `rows` make at least `chars` characters of text (counting 8 for any other value), without building it. */
+export function atLeastChars(rows: readonly (readonly unknown[])[], chars: number): boolean {
+  let size = 0;
+  for (const row of rows) {
+    for (const value of row) size += typeof value === 'string' ? value.length + 1 : 8;
+    if (size >= chars) return true;
+  }
+  return false;
+}
 
 const SPECIAL = /[\\\n\r\t]/;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' };
@@ -42,7 +55,6 @@ function field(value: unknown): string {
   if (value === null || value === undefined) return '\\N';
   if (typeof value === 'string')
     return SPECIAL.test(value) ? value.replace(/[\\\n\r\t]/g, (c) => ESCAPES[c] as string) : value;
-  if (typeof value === 'boolean') return value ? 't' : 'f';
   return String(value);
 }
 
