@@ -339,21 +339,32 @@ export async function textsWithStatuses(
     .execute();
 }
 
-/** Sets `to` wherever a text or a variant value of the workspace carries `from`. */
-export async function reassignStatus(db: Executor, workspaceId: number, from: string, to: string): Promise<void> {
+/** Sets `column` to `to` wherever a text or a variant value of the workspace has `from` in it. */
+async function replaceInTexts(
+  db: Executor,
+  workspaceId: number,
+  column: 'status' | 'assignee_id',
+  from: string | number,
+  to: string | null,
+): Promise<void> {
+  const set = { [column]: to } as Pick<TextChanges, 'status' | 'assignee_id'>;
   await db
     .updateTable('texts')
-    .set(stamped(workspaceId, { status: to }))
+    .set(stamped(workspaceId, set))
     .where('workspace_id', '=', workspaceId)
-    .where('status', '=', from)
+    .where(column, '=', from)
     .execute();
   await db
     .updateTable('text_variants')
-    .set({ status: to })
-    .where('status', '=', from)
+    .set(set)
+    .where(column, '=', from)
     .where('text_id', 'in', (eb) => eb.selectFrom('texts').select('id').where('workspace_id', '=', workspaceId))
     .execute();
 }
+
+/** Sets `to` wherever a text or a variant value of the workspace carries `from`. */
+export const reassignStatus = (db: Executor, workspaceId: number, from: string, to: string): Promise<void> =>
+  replaceInTexts(db, workspaceId, 'status', from, to);
 
 /** Texts of the workspace assigned to the user, on the base text or on any variant value. */
 export async function textsAssignedTo(db: Executor, workspaceId: number, userId: number): Promise<TextRef[]> {
@@ -371,20 +382,8 @@ export async function textsAssignedTo(db: Executor, workspaceId: number, userId:
 }
 
 /** Clears the user as assignee everywhere in the workspace. */
-export async function unassignUser(db: Executor, workspaceId: number, userId: number): Promise<void> {
-  await db
-    .updateTable('texts')
-    .set(stamped(workspaceId, { assignee_id: null }))
-    .where('workspace_id', '=', workspaceId)
-    .where('assignee_id', '=', userId)
-    .execute();
-  await db
-    .updateTable('text_variants')
-    .set({ assignee_id: null })
-    .where('assignee_id', '=', userId)
-    .where('text_id', 'in', (eb) => eb.selectFrom('texts').select('id').where('workspace_id', '=', workspaceId))
-    .execute();
-}
+export const unassignUser = (db: Executor, workspaceId: number, userId: number): Promise<void> =>
+  replaceInTexts(db, workspaceId, 'assignee_id', userId, null);
 
 /** Texts of the workspace in any of the given folders, blocks, containers, or with a value of the variants. */
 export async function textsWhere(
