@@ -261,43 +261,48 @@ describe('GET /v2/search', () => {
     }
   });
 
-  it('gives way between batches to a write that arrives while it works the queue off', async () => {
-    const ws = await createWorkspace(ctx);
-    await ctx.services.searchIndex.upToDate();
-    // This server's own background pass, told of the workspace's creation, finds nothing left.
-    await new Promise((resolve) => setTimeout(resolve, 150));
-    const onQuiet = apiClient(quiet, ws.key);
-    // One more text than the indexer takes in a transaction.
-    const components = Array.from({ length: 1_000 }, (_, i) => ({ developerId: `c-${i}`, text: `Batch ${i}` }));
-    expect((await onQuiet.post('components', { components })).status).toBe(201);
-    expect((await onQuiet.post('components', { components: [{ developerId: 'last', text: 'Last' }] })).status).toBe(
-      201,
-    );
-    if (!onPostgres()) expect(await queued(ws)).toBe(1_001);
-    // Idle when its turn comes and before its first batch (it asks once each); a write under way from then on.
-    let asked = 0;
-    let writes = true;
-    const indexer = createSearchIndexer(ctx.database.db, {
-      writing: () => {
-        asked += 1;
-        return writes && asked > 2;
-      },
-    });
-    try {
-      indexer.scheduled();
-      const until = Date.now() + 10_000;
-      while (asked < 6 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
-      // It stopped after one batch and keeps waiting for the write to end. (On PostgreSQL the test
-      // files share one queue, which another file's server may work off meanwhile.)
-      expect(asked).toBeGreaterThanOrEqual(6);
-      if (!onPostgres()) expect(await queued(ws)).toBe(1);
-      writes = false;
-      while ((await queued(ws)) > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(await queued(ws)).toBe(0);
-    } finally {
-      await indexer.stop();
-    }
-  });
+  // SQLite only: on PostgreSQL the test files share one queue, which another file's server may
+  // work off before this indexer's first batch, so its turn to give way may never come. What is
+  // tested is the indexer's own scheduling, the same on both databases.
+  it.skipIf(onPostgres())(
+    'gives way between batches to a write that arrives while it works the queue off',
+    async () => {
+      const ws = await createWorkspace(ctx);
+      await ctx.services.searchIndex.upToDate();
+      // This server's own background pass, told of the workspace's creation, finds nothing left.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      const onQuiet = apiClient(quiet, ws.key);
+      // One more text than the indexer takes in a transaction.
+      const components = Array.from({ length: 1_000 }, (_, i) => ({ developerId: `c-${i}`, text: `Batch ${i}` }));
+      expect((await onQuiet.post('components', { components })).status).toBe(201);
+      expect((await onQuiet.post('components', { components: [{ developerId: 'last', text: 'Last' }] })).status).toBe(
+        201,
+      );
+      expect(await queued(ws)).toBe(1_001);
+      // Idle when its turn comes and before its first batch (it asks once each); a write under way from then on.
+      let asked = 0;
+      let writes = true;
+      const indexer = createSearchIndexer(ctx.database.db, {
+        writing: () => {
+          asked += 1;
+          return writes && asked > 2;
+        },
+      });
+      try {
+        indexer.scheduled();
+        const until = Date.now() + 10_000;
+        while (asked < 6 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+        // It stopped after one batch and keeps waiting for the write to end.
+        expect(asked).toBeGreaterThanOrEqual(6);
+        expect(await queued(ws)).toBe(1);
+        writes = false;
+        while ((await queued(ws)) > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(await queued(ws)).toBe(0);
+      } finally {
+        await indexer.stop();
+      }
+    },
+  );
 
   it('does not retry a failing background pass until the next write', async () => {
     // A database without the search tables: every pass fails at its first statement.
