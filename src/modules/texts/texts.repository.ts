@@ -86,46 +86,44 @@ async function loadWhere<K extends TextKind>(
   return assembleEntities(texts, variants, variables) as TextOfKind<K>[];
 }
 
+/** `loadWhere` over a list of keys, `IDS_PER_QUERY` at a time (`filter` names the part). */
+async function loadInParts<K extends TextKind, V>(
+  db: Executor,
+  workspaceId: number,
+  kind: K,
+  keys: readonly V[],
+  filter: (part: V[]) => TextFilter,
+): Promise<TextOfKind<K>[]> {
+  const out: TextOfKind<K>[] = [];
+  for (const part of chunks([...new Set(keys)], IDS_PER_QUERY)) {
+    out.push(...(await loadWhere(db, workspaceId, kind, filter(part))));
+  }
+  return out;
+}
+
 /** The texts among `developerIds` that exist; the missing ones are simply absent. */
-export async function loadTextsByDeveloperIds<K extends TextKind>(
+export const loadTextsByDeveloperIds = <K extends TextKind>(
   db: Executor,
   workspaceId: number,
   kind: K,
   developerIds: readonly string[],
-): Promise<TextOfKind<K>[]> {
-  const out: TextOfKind<K>[] = [];
-  for (const part of chunks([...new Set(developerIds)], IDS_PER_QUERY)) {
-    out.push(...(await loadWhere(db, workspaceId, kind, { developerIds: part })));
-  }
-  return out;
-}
+): Promise<TextOfKind<K>[]> => loadInParts(db, workspaceId, kind, developerIds, (part) => ({ developerIds: part }));
 
 /** The texts with these row ids (of the kind); the missing ones are simply absent. */
-export async function loadTextsByRowIds<K extends TextKind>(
+export const loadTextsByRowIds = <K extends TextKind>(
   db: Executor,
   workspaceId: number,
   kind: K,
   rowIds: readonly number[],
-): Promise<TextOfKind<K>[]> {
-  const out: TextOfKind<K>[] = [];
-  for (const part of chunks([...new Set(rowIds)], IDS_PER_QUERY)) {
-    out.push(...(await loadWhere(db, workspaceId, kind, { rowIds: part })));
-  }
-  return out;
-}
+): Promise<TextOfKind<K>[]> => loadInParts(db, workspaceId, kind, rowIds, (part) => ({ rowIds: part }));
 
 /** The text items that are linked instances of any of `componentIds`. */
-export async function loadInstances(
+export const loadInstances = (
   db: Executor,
   workspaceId: number,
   componentIds: readonly number[],
-): Promise<TextOfKind<'text_item'>[]> {
-  const out: TextOfKind<'text_item'>[] = [];
-  for (const part of chunks(componentIds, IDS_PER_QUERY)) {
-    out.push(...(await loadWhere(db, workspaceId, 'text_item', { componentIds: part })));
-  }
-  return out;
-}
+): Promise<TextOfKind<'text_item'>[]> =>
+  loadInParts(db, workspaceId, 'text_item', componentIds, (part) => ({ componentIds: part }));
 
 /** Every developer ID of one kind in the workspace: for generating unique ids. */
 export async function listDeveloperIds(db: Executor, workspaceId: number, kind: TextKind): Promise<Set<string>> {
