@@ -1,5 +1,5 @@
 import { CompiledQuery } from 'kysely';
-import { atLeastChars, copyRows, copyStatement, isCopyScalar } from './copy-in.js';
+import { atLeastChars, copyRows, isCopyScalar } from './copy-in.js';
 import { dialectOf } from './dialect.js';
 import type { Executor } from './schema.js';
 
@@ -53,7 +53,9 @@ export async function bulkInsertReturning<R>(
   if (rows.length === 0) return out;
   const postgres = dialectOf(executor) === 'postgres';
   if (postgres && returning.length === 0 && atLeastChars(rows, COPY_MIN_CHARS) && rows.every(isCopyRow)) {
-    await executor.executeQuery(CompiledQuery.raw(copyStatement(table, columns), [copyRows(rows)]));
+    // The statement `copyingPool` (copy-in.ts) runs as a COPY, the rows as its one parameter.
+    const copy = `copy ${quote(table)} (${columns.map(quote).join(', ')}) from stdin`;
+    await executor.executeQuery(CompiledQuery.raw(copy, [copyRows(rows)]));
     return out;
   }
   if (postgres && rows.every(isJsonRow)) return insertFromJson<R>(executor, table, columns, rows, returning);

@@ -21,12 +21,6 @@ import type * as CopyStreams from 'pg-copy-streams';
  */
 const COPY_FROM_STDIN = /^copy\s[^;]+\sfrom\s+stdin$/i;
 
-const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
-
-/** The statement `copyingPool` runs as a COPY: table and column names come from our code. */
-export const copyStatement = (table: string, columns: readonly string[]) =>
-  `copy ${quote(table)} (${columns.map(quote).join(', ')}) from stdin`;
-
 /**
  * Whether `value` can be written in COPY's text format as it is (what `copyRows` takes). Not a
  * boolean: COPY would write `t` or `f` where the JSON insert wrote `true`, and no column we
