@@ -12,7 +12,8 @@ const API_PREFIXES = ['/v2/', '/v1/', '/docs', '/healthz', '/readyz', '/token-ch
 /**
  * The writers' web app at `/`: its built files, and `index.html` for every other GET that is not
  * an API path, so the app's own paths (`/set-password`) load it. Its hashed assets are cached
- * for a year; `index.html` is revalidated so a new build is picked up at once.
+ * for a year; `index.html` is revalidated so a new build is picked up at once. Files go out
+ * brotli- or gzip-compressed when the client accepts it, from the copies made at build.
  */
 export async function registerWebApp(app: FastifyInstance, dir = WEB_APP_DIR): Promise<void> {
   if (!existsSync(resolve(dir, 'index.html'))) {
@@ -24,6 +25,8 @@ export async function registerWebApp(app: FastifyInstance, dir = WEB_APP_DIR): P
     prefix: '/',
     wildcard: false,
     index: ['index.html'],
+    // The build wrote each asset's .br and .gz beside it: sent as they are to a client that takes them.
+    preCompressed: true,
     setHeaders: (res, path) => {
       const hashed = path.includes('/assets/');
       res.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');

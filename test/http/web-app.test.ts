@@ -1,5 +1,6 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { setupApp } from '../helpers/app.js';
 
@@ -21,6 +22,48 @@ describe('the web app at /', () => {
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['content-type']).toMatch(/javascript/);
     expect(asset.headers['cache-control']).toContain('immutable');
+  });
+
+  it('sends the build’s brotli and gzip copies of every asset, and index.html revalidated', async () => {
+    const assets = readdirSync(resolve(DIST, 'assets')).filter((f) => /\.(js|css)$/.test(f));
+    expect(assets.length).toBeGreaterThan(1);
+    for (const file of assets) {
+      const original = readFileSync(resolve(DIST, 'assets', file));
+      for (const [accept, coding, decode] of [
+        ['br, gzip', 'br', brotliDecompressSync],
+        ['gzip', 'gzip', gunzipSync],
+      ] as const) {
+        const res = await ctx.app.inject({
+          method: 'GET',
+          url: `/assets/${file}`,
+          headers: { 'accept-encoding': accept },
+        });
+        expect(res.statusCode, file).toBe(200);
+        expect(res.headers['content-encoding'], `${file} ${accept}`).toBe(coding);
+        expect(res.headers.vary).toMatch(/accept-encoding/i);
+        expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+        expect(Number(res.headers['content-length'])).toBeLessThan(original.length);
+        expect(decode(res.rawPayload).equals(original), file).toBe(true);
+      }
+      const plain = await ctx.app.inject({
+        method: 'GET',
+        url: `/assets/${file}`,
+        headers: { 'accept-encoding': 'identity' },
+      });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.rawPayload.equals(original)).toBe(true);
+    }
+    for (const url of ['/', '/project/web/text/cart-title', '/library/folder/shop', '/history']) {
+      const page = await ctx.app.inject({
+        method: 'GET',
+        url,
+        headers: { accept: 'text/html', 'accept-encoding': 'br' },
+      });
+      expect(page.statusCode, url).toBe(200);
+      expect(page.headers['content-encoding'], url).toBe('br');
+      expect(page.headers['cache-control'], url).toBe('no-cache');
+      expect(brotliDecompressSync(page.rawPayload).toString()).toContain('<div id="root"></div>');
+    }
   });
 
   it('keeps API paths and non-HTML requests as JSON 404s', async () => {
