@@ -20,6 +20,26 @@ async function warnAboutSigningKeys(config: Config, services: Services, log: Fas
   }
 }
 
+/** A start that cannot go on: the CLI prints its one line and the process exits non-zero. */
+export class StartError extends Error {}
+
+const REASONS: Record<string, string> = {
+  EADDRINUSE: 'the address is already in use',
+  EACCES: 'permission denied',
+  EADDRNOTAVAIL: 'the address is not on this machine',
+  ECONNREFUSED: 'the connection was refused',
+  ENOTFOUND: 'the host name is unknown',
+  ETIMEDOUT: 'the connection timed out',
+};
+
+/** What went wrong, in one line: the system's code explained, or the error's first line. */
+function reasonOf(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  if (typeof code === 'string' && REASONS[code]) return `${REASONS[code]} (${code})`;
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0] || 'unknown error';
+}
+
 /** How often changes older than the retention period are removed. */
 const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -29,7 +49,12 @@ const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
  */
 export async function serve(config: Config, out: (line: string) => void = console.log): Promise<void> {
   const database = openDatabase(config.database);
-  await migrateToLatest(database.db);
+  try {
+    await migrateToLatest(database.db);
+  } catch (error) {
+    await database.close().catch(() => undefined);
+    throw new StartError(`cannot open the database: ${reasonOf(error)}`);
+  }
   const services = servicesFor(config, database);
   const app = await buildApp({ config, database, services });
   const purgeHistory = () =>
@@ -60,7 +85,16 @@ export async function serve(config: Config, out: (line: string) => void = consol
   };
   process.once('SIGTERM', () => void shutdown('SIGTERM'));
   process.once('SIGINT', () => void shutdown('SIGINT'));
-  await app.listen({ host: config.host, port: config.port });
+  try {
+    await app.listen({ host: config.host, port: config.port });
+  } catch (error) {
+    // Nothing may keep a process that cannot serve alive: the worker, the timer, the pool.
+    closing = true;
+    clearInterval(purgeTimer);
+    await Promise.allSettled([worker.stop(), app.close()]);
+    await database.close().catch(() => undefined);
+    throw new StartError(`cannot listen on ${config.host}:${config.port}: ${reasonOf(error)}`);
+  }
   // Only once the port is ours: a start that cannot listen must not use up the first key.
   const first = await services.accounts.bootstrapIfEmpty(config.bootstrap);
   if (first) {

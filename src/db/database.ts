@@ -47,7 +47,8 @@ function loadPg(): typeof PgModule {
 export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   if (config.kind === 'postgres') {
     const pg = loadPg();
-    const pool = new pg.Pool({ connectionString: config.url, max: POOL_SIZE });
+    // A database that does not answer fails a start (or a request) in seconds, not never.
+    const pool = new pg.Pool({ connectionString: config.url, max: POOL_SIZE, connectionTimeoutMillis: 10_000 });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: copyingPool(pool) }) });
     const feeds = new Set<ChangeFeed>();
     return {

@@ -188,4 +188,41 @@ describe('copydesk serve', { timeout: 90_000 }, () => {
     await expect(fetch(`http://127.0.0.2:${port}/healthz`)).rejects.toThrow();
     await stop(fromFlags);
   });
+
+  it('exits non-zero with one clear line when it cannot start: port in use, database unreachable, bad config', async () => {
+    const taken = createServer();
+    await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
+    const address = taken.address();
+    if (!address || typeof address === 'string') throw new Error('no port');
+    try {
+      const cases: { args: string[]; env: Record<string, string>; line: RegExp }[] = [
+        {
+          args: ['--port', String(address.port)],
+          env: {},
+          line: new RegExp(
+            `^copydesk: cannot listen on 127\\.0\\.0\\.1:${address.port}: the address is already in use \\(EADDRINUSE\\)$`,
+            'm',
+          ),
+        },
+        {
+          args: ['--port', String(await freePort())],
+          env: { DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
+          line: /^copydesk: cannot open the database: the connection was refused \(ECONNREFUSED\)$/m,
+        },
+        { args: [], env: { PORT: 'eighty' }, line: /^copydesk: PORT must be an integer/m },
+      ];
+      for (const { args, env, line } of cases) {
+        const server = start(args, env);
+        const exit = await Promise.race([
+          server.exited,
+          new Promise<null>((done) => setTimeout(() => done(null), 20_000)),
+        ]);
+        expect(exit, server.output()).toEqual({ code: 1, signal: null });
+        expect(server.output()).toMatch(line);
+        expect(server.output()).not.toMatch(/\n\s+at /);
+      }
+    } finally {
+      await new Promise((done) => taken.close(done));
+    }
+  });
 });
