@@ -116,7 +116,8 @@ export async function buildApp(deps: AppDeps) {
     return503OnClosing: true,
     // Parse errors and request timeouts: our error shape, and never a body for a HEAD.
     clientErrorHandler: answerClientError,
-    trustProxy: config.trustProxy,
+    // A hop count or the proxies' addresses: the client is found from the right of X-Forwarded-For.
+    trustProxy: trustedProxies(config.trustProxy),
     // The router's own errors (a malformed URL) skip every hook: give them our shape and request id.
     frameworkErrors: (error, request, reply) => {
       const status = error.statusCode ?? 400;
@@ -266,3 +267,15 @@ export async function buildApp(deps: AppDeps) {
 }
 
 export type App = Awaited<ReturnType<typeof buildApp>>;
+
+/**
+ * Fastify's form of TRUST_PROXY. A hop count is a function of the hop's index from the socket
+ * (0 is the peer itself): the first `n` are proxies, so the client is the address behind them.
+ */
+function trustedProxies(
+  setting: Config['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (setting === false) return false;
+  if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting;
+  return [...setting];
+}

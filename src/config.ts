@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 /**
  * The environment, parsed once. Nothing else in the code base reads `process.env`.
  */
@@ -85,8 +86,13 @@ export interface Config {
   readonly webhooks: WebhooksConfig;
   /** Where people reach this server, for the links it prints; by default http://HOST:PORT. */
   readonly publicUrl: string;
-  /** Behind a reverse proxy: believe its X-Forwarded-* headers (then cookies are Secure over HTTPS). */
-  readonly trustProxy: boolean;
+  /**
+   * Behind reverse proxies: false (the default) believes no X-Forwarded-* header; a number is how
+   * many proxies stand in front (the client is that many addresses from the right of
+   * X-Forwarded-For); a list holds the proxies' addresses or CIDR ranges (the client is the
+   * rightmost address that is not one of them). Never the leftmost entry, which anyone can write.
+   */
+  readonly trustProxy: false | number | readonly string[];
   readonly sessions: {
     /** A session unused this long ends; each use extends it. */
     readonly idleMs: number;
@@ -146,6 +152,30 @@ export function parseSecret(raw: string | undefined): Buffer | null {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/** TRUST_PROXY: a hop count, `true` (one hop), or a comma list of proxy addresses and CIDR ranges. */
+function trustProxy(value: string | undefined): Config['trustProxy'] {
+  const raw = (value ?? '').trim();
+  if (raw === '' || /^(0|false|no|off)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) return 1;
+  if (/^\d+$/.test(raw)) return Math.min(Number(raw), 32);
+  const entries = raw.split(',').map((e) => e.trim());
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/');
+    const ok =
+      rest.length === 0 &&
+      address !== undefined &&
+      ipaddr.isValid(address) &&
+      (bits === undefined ||
+        (/^\d+$/.test(bits) && Number(bits) <= (ipaddr.parse(address).kind() === 'ipv4' ? 32 : 128)));
+    if (!ok) {
+      throw new Error(
+        `TRUST_PROXY must be a number of proxies or a comma list of proxy addresses or CIDR ranges, got '${entry}'`,
+      );
+    }
+  }
+  return Object.freeze(entries);
+}
 
 function publicUrl(env: NodeJS.ProcessEnv, host: string, port: number): string {
   const raw = env.PUBLIC_URL?.trim();
@@ -214,7 +244,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1),
     },
     publicUrl: publicUrl(env, host, port),
-    trustProxy: /^(1|true|yes)$/i.test(env.TRUST_PROXY ?? ''),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     sessions: {
       idleMs: integer(env, 'SESSION_IDLE_HOURS', 7 * 24, 1) * HOUR_MS,
       maxMs: integer(env, 'SESSION_MAX_DAYS', 30, 1) * 24 * HOUR_MS,

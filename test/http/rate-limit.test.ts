@@ -101,3 +101,41 @@ describe('rate limiting of requests without a valid key, per client address', as
     }
   });
 });
+
+describe('behind proxies, the client address comes from the right of X-Forwarded-For', () => {
+  const call = (app: Awaited<ReturnType<typeof setupApp>>['app'], forwardedFor: string) =>
+    app.inject({
+      method: 'GET',
+      url: '/v2/statuses',
+      remoteAddress: '10.0.0.5',
+      headers: { 'x-forwarded-for': forwardedFor },
+    });
+
+  it('one trusted hop: rotating the leftmost entries does not escape the limit', async () => {
+    const proxied = await setupApp({ rateLimitPerMinute: 0, rateLimitKeylessPerMinute: 3, trustProxy: 1 });
+    for (let i = 0; i < 3; i += 1) expect((await call(proxied.app, `6.6.6.${i}, 203.0.113.7`)).statusCode).toBe(401);
+    // The same client behind the proxy, whatever it writes on the left.
+    expect((await call(proxied.app, '6.6.6.99, 203.0.113.7')).statusCode).toBe(429);
+    expect((await call(proxied.app, '203.0.113.7')).statusCode).toBe(429);
+    // Another client is counted on its own.
+    expect((await call(proxied.app, '6.6.6.1, 198.51.100.2')).statusCode).toBe(401);
+  });
+
+  it('a list of proxy addresses: the client is the rightmost address that is not a proxy', async () => {
+    const proxied = await setupApp({
+      rateLimitPerMinute: 0,
+      rateLimitKeylessPerMinute: 2,
+      trustProxy: ['10.0.0.0/8', '192.0.2.10'],
+    });
+    for (let i = 0; i < 2; i += 1) {
+      expect((await call(proxied.app, `1.1.1.${i}, 203.0.113.9, 192.0.2.10`)).statusCode).toBe(401);
+    }
+    expect((await call(proxied.app, '1.1.1.50, 203.0.113.9, 192.0.2.10')).statusCode).toBe(429);
+  });
+
+  it('no trusted proxy: the header is ignored and the peer is the client', async () => {
+    const direct = await setupApp({ rateLimitPerMinute: 0, rateLimitKeylessPerMinute: 2 });
+    for (let i = 0; i < 2; i += 1) expect((await call(direct.app, `7.7.7.${i}`)).statusCode).toBe(401);
+    expect((await call(direct.app, '7.7.7.200')).statusCode).toBe(429);
+  });
+});

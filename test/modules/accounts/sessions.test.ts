@@ -77,7 +77,7 @@ describe('signing in', () => {
   });
 
   it('the cookie is Secure when the request came over HTTPS through a trusted proxy', async () => {
-    const proxied = await setupApp({ trustProxy: true });
+    const proxied = await setupApp({ trustProxy: 1 });
     const ws = await createWorkspace(proxied);
     const invited = await ws.api.post('users', { email: 'sam@example.com', role: 'viewer' });
     const token = new URL(invited.body.passwordLink).hash.replace('#token=', '');
