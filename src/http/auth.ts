@@ -90,7 +90,12 @@ export function registerAuth(
       await limitKeyless?.(request, reply);
       throw sessionEnded ? unauthorized('Your session has ended: sign in again') : unauthorized();
     }
-    if (needed && RANK[principal.role] < RANK[needed]) {
+    // An unknown role (a restored or hand-edited row) has no rights at all: roles fail closed.
+    const rank = Object.hasOwn(RANK, principal.role) ? RANK[principal.role] : undefined;
+    if (rank === undefined) {
+      throw forbidden(`${principal.email} has the role '${principal.role}', which is not one of admin, editor, viewer`);
+    }
+    if (needed && rank < RANK[needed]) {
       throw forbidden(
         `This needs the ${needed} role; ${principal.email} is ${principal.role === 'admin' ? 'an' : 'a'} ${principal.role}`,
       );

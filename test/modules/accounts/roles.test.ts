@@ -5,6 +5,36 @@ import { signedIn } from './people.js';
 const ctx = await setupApp();
 
 describe('roles', () => {
+  it('an unknown role has no rights at all: roles fail closed', async () => {
+    const ws = await createWorkspace(ctx);
+    await ws.api.post('users', { email: 'odd@example.com', role: 'admin' });
+    // As a restore or a hand edit could leave it: a role the server does not know.
+    await ctx.database.db
+      .updateTable('users')
+      .set({ role: 'superadmin' as never })
+      .where('email', '=', 'odd@example.com')
+      .where('workspace_id', '=', ws.id)
+      .execute();
+    const { key } = await ctx.services.accounts.createKey({ workspaceId: ws.id, email: 'odd@example.com' });
+    const odd = apiClient(ctx.app, key);
+    for (const call of [
+      () => odd.get('statuses'),
+      () => odd.post('users', { email: 'x@example.com', role: 'admin' }),
+      () => odd.patch('workspace', { name: 'Mine' }),
+      () => odd.get('webhooks'),
+    ]) {
+      const res = await call();
+      expect(res.status).toBe(403);
+      expect(res.body.message).toMatch(/'superadmin', which is not one of admin, editor, viewer/);
+    }
+    const invited = await ctx.database.db
+      .selectFrom('users')
+      .select('email')
+      .where('email', '=', 'x@example.com')
+      .execute();
+    expect(invited).toEqual([]);
+  });
+
   it('a viewer reads, exports and lints, but every write is a 403 and changes nothing', async () => {
     const ws = await createWorkspace(ctx);
     await ws.api.post('components', { components: [{ developerId: 'hi', name: 'Hi', text: 'Hi' }] });
