@@ -112,6 +112,25 @@ describe('refused addresses', () => {
     ['fd00::1', false, true],
     ['93.184.216.34', false, false],
     ['2606:4700::1111', false, false],
+    // Special-purpose ranges, never delivered to: IPv6 forms that carry or tunnel to IPv4 ...
+    ['::10.0.0.1', true, true],
+    ['::', true, true],
+    ['64:ff9b::a00:1', true, true],
+    ['64:ff9b::93.184.216.34', true, true],
+    ['::ffff:0:10.0.0.1', true, true],
+    ['2002:a00:1::1', true, true],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', true, true],
+    // ... multicast, broadcast, documentation and reserved blocks.
+    ['ff02::1', true, true],
+    ['ff05::1:3', true, true],
+    ['224.0.0.251', true, true],
+    ['239.255.255.250', true, true],
+    ['255.255.255.255', true, true],
+    ['192.0.2.1', true, true],
+    ['2001:db8::1', true, true],
+    ['240.0.0.1', true, true],
+    ['fec0::1', true, true],
+    ['100::1', true, true],
   ])('%s: always refused %s, refused unless private allowed %s', (address, always, unlessAllowed) => {
     expect(refusedAddress(address, true) !== null).toBe(always);
     expect(refusedAddress(address, false) !== null).toBe(unlessAllowed);
