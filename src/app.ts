@@ -160,6 +160,16 @@ export async function buildApp(deps: AppDeps) {
     reply.header('x-request-id', request.id);
     done();
   });
+  // Every answer: never sniffed as another type; anything that is not a page (API JSON, files,
+  // errors) may load and frame nothing. Pages (the app, /docs) carry a policy of their own.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.header('x-content-type-options', 'nosniff');
+    const header = (name: string) => reply.getHeader(name) ?? reply.raw.getHeader(name);
+    if (!header('content-security-policy') && !String(header('content-type') ?? '').startsWith('text/html')) {
+      reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    }
+    done(null, payload);
+  });
   registerErrorHandling(app);
   await app.register(cookie);
   registerAuth(app, services.accounts, services.people, await registerRateLimits(app, config));
@@ -184,7 +194,7 @@ export async function buildApp(deps: AppDeps) {
     },
     transform: documentTransportStatuses,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   // ETags, 304s, the response cache and compression. Its hooks reach the routes registered after
   // this line; where it stands relative to auth and the rate limiter does not matter.

@@ -178,3 +178,41 @@ describe('every route that takes a key', () => {
     expect(await snapshot()).toEqual(state);
   });
 });
+
+describe('security headers on every response', () => {
+  const NONE = "default-src 'none'; frame-ancestors 'none'";
+
+  it('API answers, errors and health checks: nosniff, and a policy that loads and frames nothing', async () => {
+    const cases = [
+      { url: '/v2/statuses', headers: { authorization: owner.key }, status: 200 },
+      { url: '/v2/statuses', headers: {}, status: 401 },
+      { url: '/v2/nothing-here', headers: { authorization: owner.key }, status: 404 },
+      { url: '/v2/openapi.json', headers: {}, status: 200 },
+      { url: '/healthz', headers: {}, status: 200 },
+      { url: '/projects', headers: { authorization: `token ${owner.key}` }, status: 200 },
+    ];
+    for (const { url, headers, status } of cases) {
+      const res = await ctx.app.inject({ method: 'GET', url, headers });
+      expect(res.statusCode, url).toBe(status);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['content-security-policy'], url).toBe(NONE);
+    }
+    const bad = await ctx.app.inject({
+      method: 'POST',
+      url: '/v2/variants',
+      headers: { authorization: owner.key, 'content-type': 'application/json' },
+      payload: '{',
+    });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.headers['x-content-type-options']).toBe('nosniff');
+    expect(bad.headers['content-security-policy']).toBe(NONE);
+  });
+
+  it('the API reference page has its own policy: scripts only from this server', async () => {
+    const page = await ctx.app.inject({ method: 'GET', url: '/docs' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['x-content-type-options']).toBe('nosniff');
+    expect(page.headers['content-security-policy']).toMatch(/script-src 'self'/);
+    expect(page.headers['content-security-policy']).toMatch(/object-src 'none'/);
+  });
+});
