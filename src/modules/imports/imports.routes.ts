@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
+import { decodeUpload, UploadEncodingError } from '../../formats/parsers/decode.js';
 import { IMPORT_FORMATS } from '../../formats/parsers/index.js';
 import { scopeOf } from '../../http/auth.js';
 import { badRequest } from '../../http/errors.js';
@@ -106,7 +107,13 @@ export const importsRoutes: FastifyPluginAsyncTypebox<{ imports: ImportsService;
     attachFieldsToBody: 'keyValues',
     limits: { fileSize: limits.bodyBytes, files: 2 },
     async onFile(part) {
-      (part as unknown as { value: string }).value = (await part.toBuffer()).toString('utf8');
+      const bytes = await part.toBuffer();
+      try {
+        (part as unknown as { value: string }).value = decodeUpload(bytes);
+      } catch (error) {
+        if (error instanceof UploadEncodingError) throw badRequest(`${part.fieldname}: ${error.message}`);
+        throw error;
+      }
     },
   });
 

@@ -345,6 +345,45 @@ describe('plans and writes', () => {
     expect(JSON.parse(res.body)).toMatchObject({ dryRun: false, created: ['a'] });
     expect((await records(ws)).get('a')?.text).toBe('Hé');
   });
+
+  it('reads a .strings file in UTF-16 with a byte order mark, as Xcode writes it; refuses bytes that are not text', async () => {
+    const ws = await fresh();
+    const boundary = '----copydesk16';
+    const upload = (file: Buffer) => {
+      const head = (name: string, value: string) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+      return ctx.app.inject({
+        method: 'POST',
+        url: '/v2/import',
+        headers: { authorization: ws.key, 'content-type': `multipart/form-data; boundary=${boundary}` },
+        payload: Buffer.concat([
+          Buffer.from(`${head('format', 'ios-strings')}${head('projectId', 'web')}`),
+          Buffer.from(
+            `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="Localizable.strings"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+          ),
+          file,
+          Buffer.from(`\r\n--${boundary}--\r\n`),
+        ]),
+      });
+    };
+    const strings = '/* Greeting */\n"hello" = "Grüß dich 👋";\n"bye" = "Tschüs";\n';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(strings, 'utf16le')]);
+    const le16 = await upload(le);
+    expect(le16.statusCode, le16.body).toBe(200);
+    expect(JSON.parse(le16.body)).toMatchObject({ created: ['hello', 'bye'] });
+    const be = Buffer.from(le).swap16();
+    expect(be[0]).toBe(0xfe);
+    const be16 = await upload(Buffer.concat([be.subarray(0, 2), Buffer.from('"bye" = "Ciao";\n', 'utf16le').swap16()]));
+    expect(be16.statusCode, be16.body).toBe(200);
+    const got = await records(ws);
+    expect(got.get('hello')).toMatchObject({ text: 'Grüß dich 👋', notes: 'Greeting' });
+    expect(got.get('bye')?.text).toBe('Ciao');
+
+    const latin1 = await upload(Buffer.from('"x" = "Gr\u00fc\u00df";\n', 'latin1'));
+    expect(latin1.statusCode).toBe(400);
+    expect(JSON.parse(latin1.body).message).toMatch(/^file: the file is not valid UTF-8/);
+    expect((await records(ws)).has('x')).toBe(false);
+  });
 });
 
 describe('size', () => {
