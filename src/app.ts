@@ -172,7 +172,8 @@ export async function buildApp(deps: AppDeps) {
   });
   registerErrorHandling(app);
   await app.register(cookie);
-  registerAuth(app, services.accounts, services.people, await registerRateLimits(app, config));
+  const limits = await registerRateLimits(app, config);
+  registerAuth(app, services.accounts, services.people, limits.keyless);
   registerStorableText(app);
 
   await app.register(swagger, {
@@ -200,12 +201,14 @@ export async function buildApp(deps: AppDeps) {
   // this line; where it stands relative to auth and the rate limiter does not matter.
   await app.register(httpCache, { maxBytes: config.responseCacheBytes });
 
-  const Health = Type.Object({ status: Type.String() });
+  const Health = Type.Object({ status: Type.String(), redis: Type.Optional(Type.String()) });
   app.get('/healthz', { schema: { hide: true, response: { 200: Health } } }, async () => ({ status: 'ok' }));
+  // Ready while the database answers; a Redis that does not is reported, not fatal: limits are
+  // then counted per process and requests pass.
   app.get('/readyz', { schema: { hide: true, response: { 200: Health, 503: Health } } }, async (_request, reply) => {
     try {
       await database.ping();
-      return { status: 'ready' };
+      return { status: 'ready', ...(limits.redisState ? { redis: limits.redisState() } : {}) };
     } catch (error) {
       app.log.warn({ err: error }, 'database not reachable');
       return reply.status(503).send({ status: 'database unreachable' });

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
 import { AppError } from './errors.js';
+import { type RedisBreaker, redisBreaker } from './redis-breaker.js';
 
 /** Checks a request that carries no valid key against its address's budget; throws the 429. */
 export type KeylessLimit = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -18,19 +19,38 @@ const exceeded = (max: number, seconds: number) =>
  * before the handler, so a 304 or a cached answer counts too), and one per client address for
  * everything without a valid key, failed authentications included, so guessing keys is limited
  * as well. With `REDIS_URL` the counters live in Redis and every server draws on the same
- * budget; if Redis cannot answer, requests pass rather than fail.
+ * budget; while Redis does not answer (each command may take 250 ms), each process counts on its
+ * own for a few seconds and tries again (src/http/redis-breaker.ts).
  */
-export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<KeylessLimit | null> {
+export interface RateLimits {
+  keyless: KeylessLimit | null;
+  /** With Redis: `degraded` while the counters are per process because Redis does not answer. */
+  redisState: (() => 'ok' | 'degraded') | null;
+}
+
+/** How long one Redis command may take before the request counts locally instead. */
+const REDIS_COMMAND_MS = 250;
+
+export async function registerRateLimits(app: FastifyInstance, config: Config): Promise<RateLimits> {
   const perKey = config.rateLimitPerMinute;
   const perAddress = config.rateLimitKeylessPerMinute;
-  if (perKey === 0 && perAddress === 0) return null;
+  if (perKey === 0 && perAddress === 0) return { keyless: null, redisState: null };
   const redis = config.redis
-    ? new Redis(config.redis.url, { connectTimeout: 500, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new Redis(config.redis.url, {
+        connectTimeout: 500,
+        commandTimeout: REDIS_COMMAND_MS,
+        // A command to a Redis that is not connected fails at once instead of waiting in a queue.
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        retryStrategy: (times) => Math.min(times * 250, 2_000),
+      })
     : null;
-  if (redis) {
-    redis.on('error', (error) => app.log.warn({ err: error }, 'redis unavailable: requests are not limited'));
+  let breaker: RedisBreaker | null = null;
+  if (redis && config.redis) {
+    breaker = redisBreaker(redis, `${config.redis.prefix}rate:`, app.log);
+    redis.on('error', (error) => app.log.debug({ err: error }, 'redis connection error'));
     app.addHook('onClose', async () => {
-      await redis.quit().catch(() => redis.disconnect());
+      redis.disconnect();
     });
   }
   await app.register(rateLimit, {
@@ -39,7 +59,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     max: perKey,
     timeWindow: '1 minute',
     enableDraftSpec: true,
-    ...(redis ? { redis, nameSpace: `${config.redis?.prefix}rate:`, skipOnError: true } : {}),
+    ...(breaker ? { store: breaker.Store as never, skipOnError: true } : {}),
     // A key's own budget; a signed-in person's session draws on their user's.
     keyGenerator: (request) =>
       request.principal?.keyId ? `key:${request.principal.keyId}` : `user:${request.principal?.userId}`,
@@ -51,7 +71,8 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
       message: exceeded(context.max, Math.ceil(context.ttl / 1000)),
     }),
   });
-  if (perAddress === 0) return null;
+  const redisState = breaker ? () => (breaker.state() === 'closed' ? ('ok' as const) : ('degraded' as const)) : null;
+  if (perAddress === 0) return { keyless: null, redisState };
   const check = app.createRateLimit({
     max: perAddress,
     timeWindow: '1 minute',
@@ -65,11 +86,12 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
       return read && !request.routeOptions.config.auth && !url.startsWith('/v2/') && !url.startsWith('/v1/');
     },
   });
-  return async (request, reply) => {
+  const keyless: KeylessLimit = async (request, reply) => {
     const outcome = await check(request);
     if (outcome.isAllowed || !outcome.isExceeded) return;
     reply.header('retry-after', outcome.ttlInSeconds);
     reply.header('ratelimit-limit', outcome.max).header('ratelimit-remaining', 0);
     throw new AppError('rate_limited', exceeded(outcome.max, outcome.ttlInSeconds));
   };
+  return { keyless, redisState };
 }
