@@ -162,8 +162,11 @@ export async function buildApp(deps: AppDeps) {
   });
   // Every answer: never sniffed as another type; anything that is not a page (API JSON, files,
   // errors) may load and frame nothing. Pages (the app, /docs) carry a policy of their own.
-  app.addHook('onSend', (_request, reply, payload, done) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-content-type-options', 'nosniff');
+    // An error answered before the body arrived (no key, a limit): the connection closes after
+    // it, so a client trickling a body it was refused cannot hold a socket until the timeout.
+    if (reply.statusCode >= 400 && !request.raw.complete) reply.header('connection', 'close');
     const header = (name: string) => reply.getHeader(name) ?? reply.raw.getHeader(name);
     if (!header('content-security-policy') && !String(header('content-type') ?? '').startsWith('text/html')) {
       reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");

@@ -132,3 +132,47 @@ describe('timeouts in the configuration', () => {
     );
   });
 });
+
+describe('an answer given before the body arrived', () => {
+  it('closes the connection at once: a refused client cannot hold it until the request timeout', async () => {
+    // A request timeout of a minute: only the early close can end these connections in time.
+    const patient = await setupApp({
+      timeouts: { headersMs: 60_000, requestMs: 60_000, idleMs: 60_000, keepAliveMs: 5_000 },
+    });
+    await patient.app.listen({ host: '127.0.0.1', port: 0 });
+    const address = patient.app.server.address() as { port: number };
+    try {
+      const started = Date.now();
+      const outcomes = await Promise.all(
+        Array.from(
+          { length: 20 },
+          () =>
+            new Promise<{ closed: boolean; response: string; ms: number }>((resolve) => {
+              const socket = connect(address.port, '127.0.0.1');
+              sockets.add(socket);
+              let response = '';
+              const giveUp = setTimeout(() => {
+                socket.destroy();
+                resolve({ closed: false, response, ms: Date.now() - started });
+              }, GIVE_UP_MS);
+              socket.on('error', () => {});
+              socket.on('data', (chunk) => (response += String(chunk)));
+              socket.on('close', () => {
+                clearTimeout(giveUp);
+                resolve({ closed: true, response, ms: Date.now() - started });
+              });
+              socket.on('connect', () => socket.write(`${postHead(null)}{"comp`));
+            }),
+        ),
+      );
+      for (const outcome of outcomes) {
+        expect(outcome.closed).toBe(true);
+        expect(outcome.response).toMatch(/^HTTP\/1\.1 401 /);
+        expect(outcome.response.toLowerCase()).toContain('connection: close');
+        expect(outcome.ms).toBeLessThan(GIVE_UP_MS);
+      }
+    } finally {
+      await patient.app.close();
+    }
+  });
+});
