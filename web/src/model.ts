@@ -159,3 +159,25 @@ export function usedVariables(texts: readonly string[], known: ReadonlySet<strin
 
 /** Every stored text of a value: its display text and its plural forms. */
 export const valueTexts = (value: Value): string[] => [value.text, ...value.plurals.map((p) => p.text)];
+
+/** Markup as the server stores it and as the editor writes it (paragraphs), in one form: lines joined by `<br>`. */
+export function normalMarkup(html: string): string {
+  return html
+    .replace(/<\/p>\s*<p>/g, '<br>')
+    .replace(/<\/?p>/g, '')
+    .replace(/<br\s*\/?>/g, '<br>')
+    .trim();
+}
+
+/** The plain text of stored markup: line breaks kept, tags dropped, entities decoded. */
+export function markupText(html: string): string {
+  return normalMarkup(html)
+    .replace(/<br>/g, '\n')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&nbsp;/g, '\u00a0')
+    .replace(/&amp;/g, '&');
+}
