@@ -1,5 +1,13 @@
-import type { Fields, FieldValue } from './merge';
-import { markupText, normalMarkup, PLURAL_CATEGORIES, type Text, usedVariables, type Value, valueTexts } from './model';
+import type { Fields, FieldValue } from './merge.js';
+import {
+  markupText,
+  normalMarkup,
+  PLURAL_CATEGORIES,
+  type Text,
+  usedVariables,
+  type Value,
+  valueTexts,
+} from './model.js';
 
 /**
  * One pane's form (the base text or one variant's value) as the writer edits it, the fields a
