@@ -80,7 +80,8 @@ export function Editor({
       className="editor"
       aria-label={`Editing ${text.developerId}`}
       onKeyDown={(event) => {
-        if (event.key === 'Escape' && !event.defaultPrevented) {
+        // ProseMirror marks every Escape as handled, so its being prevented says nothing here.
+        if (event.key === 'Escape') {
           event.preventDefault();
           close();
         }
