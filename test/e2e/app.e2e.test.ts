@@ -228,8 +228,8 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     await editor(admin, 'French').click();
     await admin.keyboard.press('Control+A');
     await admin.keyboard.type('Votre panier plein');
-    await editor(admin, 'French plural many').fill('Vos nombreux paniers');
-    await editor(admin, 'French plural other').fill('Vos paniers');
+    await admin.getByRole('textbox', { name: 'French plural many' }).fill('Vos nombreux paniers');
+    await admin.getByRole('textbox', { name: 'French plural other' }).fill('Vos paniers');
     await french.getByRole('button', { name: 'Save french' }).click();
     await french.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     await checkAccessibility(admin, '10-variant-plurals');

@@ -193,6 +193,11 @@ export function ValueForm({
   const save = async () => {
     if (!dirty) return true;
     if (conflict) return false;
+    // The server would start a missing value as a copy of the base text: a variant's first save needs its text.
+    if (variantId && !value && draft.text.plain.trim() === '') {
+      setStatus(`Type the ${title} text first: without it the variant stays missing.`);
+      return false;
+    }
     return write(mine, baseline.fields, text, baseline.etag);
   };
   const saveRef = useRef(save);
