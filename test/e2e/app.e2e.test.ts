@@ -144,7 +144,9 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     await conflict.waitFor();
     await expect.poll(() => conflict.textContent()).toContain('Goodbye from them');
     await admin.screenshot({ path: resolve(SHOTS, `04-conflict${shotSuffix}.png`) });
-    await admin.getByRole('button', { name: 'Keep mine' }).click();
+    // Both changed the text: the writer chooses, then saves the merged version.
+    await conflict.getByRole('radio', { name: 'Keep mine' }).check();
+    await conflict.getByRole('button', { name: 'Save merged version' }).click();
     await admin.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     const records = await keyed(server)<{ id: string; text: string }[]>('GET', 'textItems');
     expect(records.find((r) => r.id === 'farewell')?.text).toBe('Goodbye from me');
@@ -206,13 +208,14 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
       .getByRole('list', { name: 'Search results' })
       .getByRole('button', { name: /farewell/ })
       .click();
-    await admin.getByLabel('Variant beside the base text').selectOption('fr');
+    await admin.getByRole('checkbox', { name: /French/ }).check();
     await expect.poll(() => editor(admin, 'French').textContent()).toBe('Au revoir');
   });
 
   it("edits a variant beside the base and adds the plural forms of the variant's locale", async () => {
     await admin.getByRole('option', { name: /Your cart/ }).click();
-    await admin.getByLabel('Variant beside the base text').selectOption('fr');
+    // The variants chosen on the last text stay chosen.
+    expect(await admin.getByRole('checkbox', { name: /French/ }).isChecked()).toBe(true);
     const base = admin.getByRole('form', { name: 'Base text' });
     const french = admin.getByRole('form', { name: 'French' });
     // Side by side: both texts in view at once.
@@ -225,8 +228,8 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     await editor(admin, 'French').click();
     await admin.keyboard.press('Control+A');
     await admin.keyboard.type('Votre panier plein');
-    await french.getByLabel('many').fill('Vos nombreux paniers');
-    await french.getByLabel('other').fill('Vos paniers');
+    await admin.getByRole('textbox', { name: 'French plural many' }).fill('Vos nombreux paniers');
+    await admin.getByRole('textbox', { name: 'French plural other' }).fill('Vos paniers');
     await french.getByRole('button', { name: 'Save french' }).click();
     await french.getByRole('status').filter({ hasText: 'Saved' }).waitFor();
     await checkAccessibility(admin, '10-variant-plurals');

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type ApiRecord, groupRecords, placeholders, pluralCategories, visibleLength } from '../../web/src/model.js';
+import {
+  type ApiRecord,
+  groupRecords,
+  placeholders,
+  pluralCategories,
+  translationState,
+  usedVariables,
+  visibleLength,
+} from '../../web/src/model.js';
 
 const record = (over: Partial<ApiRecord>): ApiRecord => ({
   id: 'hello',
@@ -49,5 +57,28 @@ describe("the app's grouping of API records into texts", () => {
     expect(pluralCategories('not a locale!')).toEqual(['one', 'other']);
     expect(placeholders('Hi {{name}}, {{ count }} new, {{name}} again')).toEqual(['name', 'count']);
     expect(visibleLength('👋 hé')).toBe(4);
+  });
+
+  it('links the workspace variables used anywhere: base, plural forms, variants; unknown names stay out', () => {
+    const known = new Set(['count', 'name']);
+    expect(
+      usedVariables(['Your cart', '{{count}} items', 'Bonjour {{ name }}', '{{foo}} and {{count}}'], known),
+    ).toEqual(['count', 'name']);
+    expect(placeholders('{{{x}}} {{1a}} {{a.b}}')).toEqual(['x']);
+  });
+
+  it("says a variant's state: the server's word, else missing or translated", () => {
+    const [told] = groupRecords(
+      [
+        record({ translationStates: { fr: 'outdated', de: 'missing' } }),
+        record({ text: 'Bonjour', variantId: 'fr', translationState: 'outdated' }),
+      ],
+      'textItem',
+    );
+    expect(translationState(told!, 'fr')).toBe('outdated');
+    expect(translationState(told!, 'de')).toBe('missing');
+    const [untold] = groupRecords([record({}), record({ text: 'Bonjour', variantId: 'fr' })], 'textItem');
+    expect(translationState(untold!, 'fr')).toBe('translated');
+    expect(translationState(untold!, 'de')).toBe('missing');
   });
 });

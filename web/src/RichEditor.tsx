@@ -8,11 +8,14 @@ import Text from '@tiptap/extension-text';
 import Underline from '@tiptap/extension-underline';
 import { UndoRedo } from '@tiptap/extensions';
 import { EditorContent, type Editor as TipTap, useEditor } from '@tiptap/react';
-import { useEffect } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { type LintMark, type MarkSource, marksKey, plainPositions, textMarks } from './editorMarks';
+import { normalMarkup } from './model';
 
 /**
  * A TipTap editor limited to the marks copydesk stores: bold, italic, underline and strike, and
  * line breaks. Nothing else can be typed or pasted, so what the writer sees is what is saved.
+ * Placeholders show as tokens and style-guide findings as marks (decorations: editorMarks.ts).
  */
 const EXTENSIONS = [Document, Paragraph, Text, Bold, Italic, Underline, Strike, HardBreak, UndoRedo];
 
@@ -34,11 +37,46 @@ export interface RichEditorProps {
   editable: boolean;
   onChange: (html: string, plain: string) => void;
   onReady?: (editor: TipTap) => void;
+  /** Names of the workspace's variables: their placeholders show as tokens, others as unknown. */
+  variables?: readonly string[];
+  /** Offer these variables in a picker beside the marks (editable editors only). */
+  picker?: readonly string[];
+  /** Style-guide findings to mark in the text. */
+  findings?: readonly LintMark[];
 }
 
-export function RichEditor({ label, html, editable, onChange, onReady }: RichEditorProps) {
+/** Markup as the server stores it and as TipTap writes it, compared without their differences. */
+const sameMarkup = (a: string, b: string) => normalMarkup(a) === normalMarkup(b);
+
+/** Replaces the plain-text range [start, end) of the editor with `text`, keeping the marks around it. */
+export function replacePlainRange(editor: TipTap, start: number, end: number, text: string): void {
+  const { positionAt } = plainPositions(editor.state.doc);
+  const from = positionAt(start);
+  const to = positionAt(end - 1) + 1;
+  editor
+    .chain()
+    .focus()
+    .command(({ tr }) => {
+      tr.insertText(text, from, to);
+      return true;
+    })
+    .run();
+}
+
+export function RichEditor({
+  label,
+  html,
+  editable,
+  onChange,
+  onReady,
+  variables = [],
+  picker,
+  findings = [],
+}: RichEditorProps) {
+  const marks = useRef<MarkSource>({ variables: new Set(variables), findings });
+  const extensions = useMemo(() => [...EXTENSIONS, textMarks(() => marks.current)], []);
   const editor = useEditor({
-    extensions: EXTENSIONS,
+    extensions,
     content: html,
     editable,
     editorProps: { attributes: { 'aria-label': label, 'aria-multiline': 'true', role: 'textbox', class: 'rich' } },
@@ -52,9 +90,14 @@ export function RichEditor({ label, html, editable, onChange, onReady }: RichEdi
     if (editor && editor.isEditable !== editable) editor.setEditable(editable, false);
   }, [editor, editable]);
   useEffect(() => {
-    if (editor && !editor.isFocused && editor.getHTML() !== html)
+    if (editor && !editor.isFocused && !sameMarkup(editor.getHTML(), html))
       editor.commands.setContent(html, { emitUpdate: false });
   }, [editor, html]);
+  const variableKey = variables.join('\u0000');
+  useEffect(() => {
+    marks.current = { variables: new Set(variableKey ? variableKey.split('\u0000') : []), findings };
+    if (editor && !editor.isDestroyed) editor.view.dispatch(editor.state.tr.setMeta(marksKey, true));
+  }, [editor, variableKey, findings]);
   return (
     <div className="rich-editor">
       {editable && (
@@ -71,6 +114,24 @@ export function RichEditor({ label, html, editable, onChange, onReady }: RichEdi
               <span className={`mark-${mark.name}`}>{mark.short}</span>
             </button>
           ))}
+          {picker && picker.length > 0 && (
+            <select
+              className="variable-picker"
+              aria-label={`Insert variable into ${label}`}
+              value=""
+              onChange={(e) => {
+                const name = e.target.value;
+                if (name && editor) editor.chain().focus().insertContent(`{{${name}}}`).run();
+              }}
+            >
+              <option value="">Insert variable…</option>
+              {picker.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </select>
+          )}
         </div>
       )}
       <EditorContent editor={editor} />
