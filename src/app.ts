@@ -9,6 +9,7 @@ import Fastify, {
   type FastifyRequest,
   type FastifyServerOptions,
 } from 'fastify';
+import ipaddr from 'ipaddr.js';
 import { Type } from 'typebox';
 import type { Config, Timeouts } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
@@ -16,6 +17,7 @@ import type { Role } from './db/schema.js';
 import { registerAuth } from './http/auth.js';
 import { httpCache } from './http/cache/index.js';
 import { answerClientError } from './http/client-errors.js';
+import { capConnectionsPerAddress } from './http/connection-cap.js';
 import { registerErrorHandling } from './http/error-handler.js';
 import { codeForStatus } from './http/errors.js';
 import { documentTransportStatuses } from './http/openapi.js';
@@ -126,6 +128,7 @@ export async function buildApp(deps: AppDeps) {
     },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  capConnectionsPerAddress(app.server, config.maxConnectionsPerAddress, isTrustedProxy(config.trustProxy));
 
   // Every route under /v2 takes an API key (the raw `Authorization` value) unless it is listed
   // here. This is the one place that decides it; it runs before any plugin looks at a route.
@@ -294,4 +297,20 @@ function trustedProxies(
   if (setting === false) return false;
   if (typeof setting === 'number') return (_address: string, hop: number) => hop < setting;
   return [...setting];
+}
+
+/** Whether a peer is one of the configured proxies (with a hop count, every peer is). */
+function isTrustedProxy(setting: Config['trustProxy']): (address: string) => boolean {
+  if (setting === false) return () => false;
+  if (typeof setting === 'number') return () => true;
+  const ranges = setting.map((entry) =>
+    entry.includes('/')
+      ? ipaddr.parseCIDR(entry)
+      : ipaddr.parseCIDR(`${entry}/${ipaddr.parse(entry).kind() === 'ipv4' ? 32 : 128}`),
+  );
+  return (address) => {
+    if (!ipaddr.isValid(address)) return false;
+    const parsed = ipaddr.process(address);
+    return ranges.some(([range, bits]) => parsed.kind() === range.kind() && parsed.match(range, bits));
+  };
 }

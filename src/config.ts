@@ -69,6 +69,8 @@ export interface Config {
    * failed authentication); 0 turns it off. Health checks are never counted.
    */
   readonly rateLimitKeylessPerMinute: number;
+  /** Open connections one client address may hold at once (0: no cap); trusted proxies are exempt. */
+  readonly maxConnectionsPerAddress: number;
   /**
    * Where rate-limit counters live when several servers share the work (`REDIS_URL`); null keeps
    * them in each process.
@@ -216,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     logLevel: env.LOG_LEVEL || 'info',
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 1200),
     rateLimitKeylessPerMinute: integer(env, 'RATE_LIMIT_KEYLESS_PER_MINUTE', 300),
+    maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 128),
     redis: redisConfig(env),
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_BYTES', 64 * 1024 * 1024),
     exportRunTexts: integer(env, 'EXPORT_RUN_TEXTS', 512, 1),

@@ -176,3 +176,43 @@ describe('an answer given before the body arrived', () => {
     }
   });
 });
+
+describe('open connections per client address', () => {
+  it('closes the connections past the cap at once; other addresses and freed places are served', async () => {
+    const capped = await setupApp({ maxConnectionsPerAddress: 5 });
+    await capped.app.listen({ host: '0.0.0.0', port: 0 });
+    const { port: cappedPort } = capped.app.server.address() as { port: number };
+    const open = (localAddress: string) =>
+      new Promise<Socket>((resolve, reject) => {
+        const socket = connect({ port: cappedPort, host: '127.0.0.1', localAddress });
+        sockets.add(socket);
+        socket.once('connect', () => resolve(socket));
+        socket.once('error', reject);
+      });
+    /** Whether the server closes `socket` rather than answering a health check on it. */
+    const answered = (socket: Socket) =>
+      new Promise<boolean>((resolve) => {
+        let data = '';
+        socket.on('data', (chunk) => {
+          data += String(chunk);
+          if (data.includes('\r\n\r\n')) resolve(/^HTTP\/1\.1 200 /.test(data));
+        });
+        socket.once('close', () => resolve(false));
+        socket.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+      });
+    try {
+      const held = await Promise.all(Array.from({ length: 5 }, () => open('127.0.0.1')));
+      expect(await answered(await open('127.0.0.1'))).toBe(false);
+      expect(await answered(await open('127.0.0.2'))).toBe(true);
+      held[0]?.destroy();
+      await new Promise((done) => held[0]?.once('close', done));
+      // The server hears of the close a moment later: a fresh connection once it has.
+      let served = false;
+      for (let tries = 0; tries < 50 && !served; tries += 1) served = await answered(await open('127.0.0.1'));
+      expect(served).toBe(true);
+      for (const socket of held.slice(1)) expect(await answered(socket)).toBe(true);
+    } finally {
+      await capped.app.close();
+    }
+  });
+});
