@@ -8,6 +8,7 @@ import { findUserByEmail } from './accounts.repository.js';
 import type { AccountsService, Principal } from './accounts.service.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import * as repo from './people.repository.js';
+import { signInGuard } from './sign-in-guard.js';
 
 export const ROLES = ['admin', 'editor', 'viewer'] as const satisfies readonly Role[];
 const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
@@ -68,6 +69,7 @@ const EXTEND_EVERY_MS = 5 * 60 * 1000;
 
 export function createPeopleService(deps: PeopleDeps) {
   const { db, writes } = deps;
+  const guard = signInGuard();
 
   async function openSession(user: { id: number; workspace_id: number; email: string; name: string; role: Role }) {
     const token = secret();
@@ -98,6 +100,13 @@ export function createPeopleService(deps: PeopleDeps) {
      */
     async signIn(input: { email: string; password: string; workspaceId?: number }): Promise<SignedIn> {
       const email = input.email.trim().toLowerCase();
+      const wait = guard.waitFor(email);
+      if (wait > 0) {
+        throw new AppError(
+          'rate_limited',
+          `Too many failed sign-ins for this account: retry in ${Math.ceil(wait / 1000)} s`,
+        );
+      }
       const users = (await repo.findUsersByEmail(db, email)).filter(
         (u) => input.workspaceId === undefined || u.workspace_id === input.workspaceId,
       );
@@ -107,8 +116,17 @@ export function createPeopleService(deps: PeopleDeps) {
       }
       const [user] = withPassword;
       const matches = await verifyPassword(input.password, user?.password_hash ?? null);
-      if (!user || !matches) throw new AppError('unauthorized', 'Wrong email or password');
+      if (!user || !matches) {
+        guard.failed(email);
+        throw new AppError('unauthorized', 'Wrong email or password');
+      }
+      guard.succeeded(email);
       return openSession(user);
+    },
+
+    /** Seconds an account must wait before its next sign-in attempt (after failed ones), or 0. */
+    signInWaitSeconds(email: string): number {
+      return Math.ceil(guard.waitFor(email.trim().toLowerCase()) / 1000);
     },
 
     /** The principal of a live session cookie, or null. Use extends the session. */

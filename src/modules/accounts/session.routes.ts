@@ -50,6 +50,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox<{ people: PeopleService }>
       },
     },
     async (request, reply) => {
+      const wait = people.signInWaitSeconds(request.body.email);
+      if (wait > 0) reply.header('retry-after', wait);
       const { token, session } = await people.signIn(request.body);
       setSessionCookie(request, reply, token, session.expiresAt);
       return session;

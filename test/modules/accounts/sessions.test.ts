@@ -68,6 +68,35 @@ describe('signing in', () => {
     expect(me.body).toMatchObject({ email, role: 'editor', csrfToken: ok.json().csrfToken });
   });
 
+  it('failed sign-ins are limited per account, whatever the address: then even the right password waits', async () => {
+    const ws = await createWorkspace(ctx);
+    const passwordFor = async (name: string) => {
+      const email = `${name}-${ws.id}@example.com`;
+      const invited = await ws.api.post('users', { email, role: 'editor' });
+      const token = new URL(invited.body.passwordLink).hash.replace('#token=', '');
+      await ctx.app.inject({ method: 'POST', url: '/v2/session/password', payload: { token, password: PASSWORD } });
+      return email;
+    };
+    const target = await passwordFor('target');
+    const bystander = await passwordFor('bystander');
+    const from = (address: string, payload: object) =>
+      ctx.app.inject({ method: 'POST', url: '/v2/session', payload, remoteAddress: address });
+    for (let i = 0; i < 5; i += 1) {
+      const wrong = await from(`203.0.113.${i}`, { email: target, password: `wrong-guess-${i}` });
+      expect(wrong.statusCode).toBe(401);
+    }
+    const locked = await from('198.51.100.7', { email: target.toUpperCase(), password: PASSWORD });
+    expect(locked.statusCode).toBe(429);
+    expect(locked.json()).toMatchObject({
+      code: 'rate_limited',
+      message: expect.stringMatching(/^Too many failed sign-ins for this account: retry in \d+ s$/),
+    });
+    expect(Number(locked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(locked.headers['set-cookie']).toBeUndefined();
+    // Another account is untouched, from the very addresses the guesses came from.
+    expect((await from('203.0.113.1', { email: bystander, password: PASSWORD })).statusCode).toBe(200);
+  });
+
   it('a user without a password cannot sign in, and a bad body names the field', async () => {
     const ws = await createWorkspace(ctx);
     expect((await signIn({ email: ws.email, password: PASSWORD })).statusCode).toBe(401);
