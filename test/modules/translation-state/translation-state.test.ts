@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, setupApp, type Workspace, withFilter } from '../../helpers/app.js';
+import { legacy } from '../legacy/helpers.js';
 import { createItems, patchItems, post } from '../text-items/helpers.js';
 
 const ctx = await setupApp();
@@ -114,7 +115,7 @@ describe('translation state on GET /v2/textItems', () => {
     });
   });
 
-  it('the deprecated v1 PUT and a v2 PUT of a variant mark it up to date', async () => {
+  it('the deprecated PUT /v2/textItems of a variant marks it up to date', async () => {
     const ws = await seeded();
     await patchItems(ws, { updates: [{ developerId: 'hello', text: 'Hello there' }] });
     const res = await ws.api.put('textItems', { variantId: 'fr', updates: [{ developerId: 'hello', text: 'Salut' }] });
@@ -213,6 +214,18 @@ describe('translation state of components and linked instances', () => {
     expect(await states(ws)).toMatchObject({ buy: { fr: 'outdated' }, 'buy@fr': 'outdated' });
     await patchItems(ws, { variantId: 'fr', updates: [{ developerId: 'buy', text: 'Acheter maintenant' }] });
     expect((await states(ws))['buy@fr']).toBe('upToDate');
+  });
+
+  it('the deprecated v1 PUT of a component’s variant marks it up to date; a v0 PUT of its base outdates it', async () => {
+    const ws = await library();
+    const put = async (url: string, body: object) => {
+      const res = await legacy(ctx, ws, url, { method: 'PUT', body });
+      expect(res.status, res.text).toBe(200);
+    };
+    await put('/components', { buy: { text: 'Buy now' } });
+    expect((await states(ws, 'components'))['buy@fr']).toBe('outdated');
+    await put('/v1/components?variant=fr', { data: { buy: { text: 'Acheter maintenant' } } });
+    expect((await states(ws, 'components'))['buy@fr']).toBe('upToDate');
   });
 
   it('GET /v2/translationProgress counts per variant for a project, a folder, the library and everything', async () => {
