@@ -45,7 +45,9 @@ export function translationStateOf(
   value: VariantValue | undefined,
 ): TranslationState {
   if (!value) return 'missing';
-  return (value.textVersion ?? 0) < (text.textVersion ?? 0) ? 'outdated' : 'upToDate';
+  // A value without a version is being written now, against the base as it is.
+  if (value.textVersion === undefined) return 'upToDate';
+  return value.textVersion < (text.textVersion ?? 0) ? 'outdated' : 'upToDate';
 }
 
 /** A text's value of one variant. */
