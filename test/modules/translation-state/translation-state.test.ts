@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { updateTextFields } from '../../../src/modules/texts/index.js';
 import { createWorkspace, setupApp, type Workspace, withFilter } from '../../helpers/app.js';
 import { legacy } from '../legacy/helpers.js';
 import { createItems, patchItems, post } from '../text-items/helpers.js';
@@ -113,6 +114,29 @@ describe('translation state on GET /v2/textItems', () => {
       bye: { fr: 'missing', de: 'upToDate', es: 'missing' },
       'bye@de': 'upToDate',
     });
+  });
+
+  it('any write of the base text through the texts core counts, not only PATCH (as a restore would write it)', async () => {
+    const ws = await seeded();
+    const version = async () =>
+      await ctx.database.db
+        .selectFrom('texts')
+        .select(['id', 'text_version'])
+        .where('workspace_id', '=', ws.id)
+        .where('developer_id', '=', 'hello')
+        .executeTakeFirstOrThrow();
+    const { id } = await version();
+    await ctx.services.writes.write({ workspaceId: ws.id, actor: { email: ws.email, keyId: null } }, async (trx) => {
+      await updateTextFields(trx, ws.id, [id], { text: 'Hello', notes: 'same text' });
+      return { changes: [], result: undefined };
+    });
+    expect((await version()).text_version).toBe(0);
+    await ctx.services.writes.write({ workspaceId: ws.id, actor: { email: ws.email, keyId: null } }, async (trx) => {
+      await updateTextFields(trx, ws.id, [id], { text: 'Hello again', plurals: null });
+      return { changes: [], result: undefined };
+    });
+    expect((await version()).text_version).toBe(1);
+    expect((await states(ws))['hello@fr']).toBe('outdated');
   });
 
   it('the deprecated PUT /v2/textItems of a variant marks it up to date', async () => {
