@@ -45,6 +45,7 @@ import { styleguideEntriesRoutes } from './modules/styleguides/entries.routes.js
 import { styleguidesRoutes } from './modules/styleguides/styleguides.routes.js';
 import { legacySwiftDriverRoutes, swiftDriverRoutes } from './modules/swift-driver/swift-driver.routes.js';
 import { textItemsRoutes } from './modules/text-items/text-items.routes.js';
+import { translationStateRoutes } from './modules/translation-state/translation-state.routes.js';
 import { variablesRoutes } from './modules/variables/variables.routes.js';
 import { variantsRoutes } from './modules/variants/variants.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
@@ -262,6 +263,7 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(sessionRoutes, { people: services.people });
       await v2.register(keysRoutes, { accounts: services.accounts });
       await v2.register(searchRoutes, { search: services.search });
+      await v2.register(translationStateRoutes, { translationState: services.translationState });
     },
     { prefix: '/v2' },
   );

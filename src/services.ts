@@ -28,6 +28,7 @@ import {
   type FieldLookupsLoader,
   textPositions,
 } from './modules/texts/index.js';
+import { createTranslationStateService } from './modules/translation-state/translation-state.service.js';
 import { createVariablesService } from './modules/variables/variables.service.js';
 import { createVariantsService } from './modules/variants/variants.service.js';
 import { createWebhooks } from './modules/webhooks/index.js';
@@ -124,6 +125,7 @@ export function createServices(
   const textsServiceDeps = { db, writes, reader: texts, texts: textCascades, statuses, accounts, variants, variables };
   const components = createComponentsService({ ...textsServiceDeps, folders });
   const textItems = createTextItemsService({ ...textsServiceDeps, projects, blocks });
+  const translationState = createTranslationStateService({ db, texts, projects, folders, variants });
   const search = createSearchService({
     db,
     folderDeveloperIds: folders.folderDeveloperIds,
@@ -194,6 +196,7 @@ export function createServices(
     workspace,
     legacy,
     webhooks,
+    translationState,
   };
 }
 

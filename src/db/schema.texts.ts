@@ -41,6 +41,8 @@ export interface TextsTable {
   updated_at: Timestamp;
   /** The workspace revision of the text's last change (0: never changed); its ETag's basis. */
   revision: Defaulted<number>;
+  /** How many times the base text (text, rich text or plural forms) has changed. */
+  text_version: Defaulted<number>;
 }
 
 export interface TextVariantsTable {
@@ -53,6 +55,8 @@ export interface TextVariantsTable {
   assignee_id: number | null;
   notes: Defaulted<string>;
   character_limit: number | null;
+  /** The `texts.text_version` this value's text was written against: below it, the value is outdated. */
+  text_version: Defaulted<number>;
 }
 
 export interface TextVariablesTable {

@@ -1,7 +1,14 @@
 import { type Static, Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { DeveloperId, Nullable } from '../../http/schemas.js';
-import { contentSchemas, PLURAL_FORMS, RichTextQuery, WithEtagQuery } from '../texts/index.js';
+import {
+  contentSchemas,
+  PLURAL_FORMS,
+  RichTextQuery,
+  TranslationStateFields,
+  WithEtagQuery,
+  WithTranslationStateQuery,
+} from '../texts/index.js';
 
 /** The component record of the API description's table, every field listed. */
 export const ComponentRecord = Type.Object({
@@ -22,6 +29,7 @@ export const ComponentRecord = Type.Object({
   etag: Type.Optional(
     Type.String({ description: "The text's ETag, with `withEtag=true` (the same in each of its records)" }),
   ),
+  ...TranslationStateFields,
 });
 
 export const ListQuery = Type.Object({
@@ -33,6 +41,7 @@ export const ListQuery = Type.Object({
   ),
   richText: RichTextQuery,
   withEtag: WithEtagQuery,
+  withTranslationState: WithTranslationStateQuery,
 });
 
 export function componentSchemas(limits: Limits) {

@@ -50,6 +50,7 @@ export interface ListQuery {
   filter?: string;
   richText?: RichTextMode;
   withEtag?: boolean;
+  withTranslationState?: boolean;
 }
 
 export interface ComponentsDeps extends TextsServiceDeps {
@@ -197,7 +198,11 @@ export function createComponentsService(deps: ComponentsDeps) {
   /** GET /components: the records of the texts core's reader, as the bytes of a JSON array. */
   async function list(workspaceId: number, revision: number, query: ListQuery, maxFilterIds: number): Promise<Buffer> {
     const filter = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
-    const textQuery = { kind: 'component' as const, filter };
+    const textQuery = {
+      kind: 'component' as const,
+      filter,
+      ...(query.withTranslationState && { translationState: true }),
+    };
     return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
   }
 

@@ -2,7 +2,13 @@ import { type Static, Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { DeveloperId, Nullable } from '../../http/schemas.js';
 import { ComponentRecord } from '../components/index.js';
-import { contentSchemas, PLURAL_FORMS, RichTextQuery, WithEtagQuery } from '../texts/index.js';
+import {
+  contentSchemas,
+  PLURAL_FORMS,
+  RichTextQuery,
+  WithEtagQuery,
+  WithTranslationStateQuery,
+} from '../texts/index.js';
 
 const { folderId: _folderId, name: _name, status, assignee, ...shared } = ComponentRecord.properties;
 
@@ -38,6 +44,7 @@ export const ListQuery = Type.Object({
   ),
   richText: RichTextQuery,
   withEtag: WithEtagQuery,
+  withTranslationState: WithTranslationStateQuery,
 });
 
 /** `POST /v2/textItems/instances`: one component placed into a project as a linked instance. */

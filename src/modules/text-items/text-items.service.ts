@@ -285,7 +285,12 @@ export function createTextItemsService(deps: TextItemsDeps) {
     maxFilterIds: number,
   ): Promise<Buffer> {
     const filter = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
-    const textQuery = { kind: 'text_item' as const, filter, ...(query.sort && { sort: query.sort }) };
+    const textQuery = {
+      kind: 'text_item' as const,
+      filter,
+      ...(query.sort && { sort: query.sort }),
+      ...(query.withTranslationState && { translationState: true }),
+    };
     return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
   }
 

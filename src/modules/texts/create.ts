@@ -47,7 +47,9 @@ export type CarriedContent = Omit<PlannedContent, 'developerId' | 'integrated' |
 
 export function carriedContent(from: TextCommon): CarriedContent {
   const { text, richText, plurals, notes, tags, status, assigneeId, characterLimit, variableIds } = from;
-  return { text, richText, plurals, notes, tags, status, assigneeId, characterLimit, variableIds };
+  // The base text's version goes along, so that variant values carried with it keep their state.
+  const textVersion = from.textVersion ?? 0;
+  return { text, richText, plurals, notes, tags, status, assigneeId, characterLimit, variableIds, textVersion };
 }
 
 export interface ExistingTexts {
@@ -224,7 +226,7 @@ export async function createTexts(trx: Executor, workspaceId: number, texts: rea
   const values: ReturnType<typeof variantValueRow>[] = [];
   const links: { text_id: number; variable_id: number }[] = [];
   for (const t of created) {
-    for (const v of t.variants) values.push(variantValueRow(t.id, v));
+    for (const v of t.variants) values.push(variantValueRow(t.id, v, t.textVersion ?? 0));
     for (const variable_id of t.variableIds) links.push({ text_id: t.id, variable_id });
   }
   await repo.insertVariantValues(trx, values);

@@ -24,6 +24,7 @@ export const toVariantValue = (row: TextVariantRow): VariantValue => ({
   assigneeId: row.assignee_id,
   notes: row.notes,
   characterLimit: row.character_limit,
+  textVersion: row.text_version,
 });
 
 /** A `texts` row as a component or text item, without its variant values and variables yet. */
@@ -43,6 +44,7 @@ export function toEntity(row: TextColumns): TextEntity {
     variants: [] as VariantValue[],
     variableIds: [] as number[],
     revision: Number(row.revision),
+    textVersion: row.text_version,
   };
   if (row.kind === 'component') return { kind: 'component', ...common, name: row.name ?? '', folderId: row.folder_id };
   return {
@@ -77,8 +79,11 @@ export function assembleEntities(
   return entities;
 }
 
-/** The `text_variants` row of a variant value. */
-export const variantValueRow = (textId: number, value: VariantValue) => ({
+/**
+ * The `text_variants` row of a variant value; a value without its own `textVersion` is being
+ * written now, against the base text's version `baseVersion`.
+ */
+export const variantValueRow = (textId: number, value: VariantValue, baseVersion = 0) => ({
   text_id: textId,
   variant_id: value.variantId,
   text: value.text,
@@ -88,6 +93,7 @@ export const variantValueRow = (textId: number, value: VariantValue) => ({
   assignee_id: value.assigneeId,
   notes: value.notes,
   character_limit: value.characterLimit,
+  text_version: value.textVersion ?? baseVersion,
 });
 
 export type TextChanges = Partial<Omit<TextRow, 'id' | 'workspace_id' | 'kind' | 'created_at'>>;
@@ -113,6 +119,7 @@ export function textColumns(changes: TextFieldChanges): TextChanges {
   set('position', changes.position);
   set('base_text_item_id', changes.baseTextItemId);
   set('component_id', changes.componentId);
+  set('text_version', changes.textVersion);
   return out;
 }
 
@@ -140,6 +147,7 @@ export function newTextRow(workspaceId: number, text: NewText, at: string): NewT
     assignee_id: text.assigneeId,
     character_limit: text.characterLimit,
     integrated: text.integrated ? 1 : 0,
+    text_version: text.textVersion ?? 0,
     created_at: at,
     updated_at: at,
   };

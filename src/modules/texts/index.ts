@@ -58,7 +58,14 @@ export {
   loadTextsByDeveloperIds,
   updateTextFields,
 } from './texts.repository.js';
-export { contentSchemas, IfMatchHeader, RichTextQuery, WithEtagQuery } from './texts.schemas.js';
+export {
+  contentSchemas,
+  IfMatchHeader,
+  RichTextQuery,
+  TranslationStateFields,
+  WithEtagQuery,
+  WithTranslationStateQuery,
+} from './texts.schemas.js';
 export * from './texts.types.js';
 export {
   applyUpdatePlans,

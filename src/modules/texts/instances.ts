@@ -2,7 +2,7 @@ import type { Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { variantValueRow } from './entities.js';
 import * as repo from './texts.repository.js';
-import type { Component, TextItem, VariantValue } from './texts.types.js';
+import { type Component, type TextItem, translationStateOf, type VariantValue } from './texts.types.js';
 
 /**
  * Linked instances: a text item published to the library, or linked to a
@@ -18,13 +18,18 @@ import type { Component, TextItem, VariantValue } from './texts.types.js';
  * listed variables join the instance's, so its placeholders resolve.
  */
 export function readThrough(instance: TextItem, component: Component): TextItem {
-  const own = new Map(instance.variants.map((v) => [v.variantId, v]));
+  // The instance shows the component's base text, so its version is the component's. A value of
+  // a variant the component lacks keeps the state it has against the instance's own base.
+  const version = component.textVersion ?? 0;
+  const restamped = (value: VariantValue): VariantValue => ({
+    ...value,
+    textVersion: translationStateOf(instance, value) === 'outdated' ? version - 1 : version,
+  });
+  const own = new Map(instance.variants.map((v) => [v.variantId, restamped(v)]));
   for (const value of component.variants) {
     const mine = own.get(value.variantId);
-    own.set(
-      value.variantId,
-      mine ? { ...mine, text: value.text, richText: value.richText, plurals: value.plurals } : { ...value },
-    );
+    const { text, richText, plurals, textVersion } = value;
+    own.set(value.variantId, mine ? { ...mine, text, richText, plurals, textVersion } : { ...value });
   }
   const variants: VariantValue[] = [...own.values()].sort((a, b) => a.variantId - b.variantId);
   const variableIds = [...new Set([...instance.variableIds, ...component.variableIds])].sort((a, b) => a - b);
@@ -33,6 +38,7 @@ export function readThrough(instance: TextItem, component: Component): TextItem 
     text: component.text,
     richText: component.richText,
     plurals: component.plurals,
+    textVersion: version,
     variants,
     variableIds,
   };
@@ -116,12 +122,13 @@ async function detach(
   for (const instance of instances) {
     const shown = readThrough(instance, byId.get(instance.componentId as number) as Component);
     detached.push({ before: shown, after: { ...shown, componentId: null } });
-    const { text, richText, plurals } = shown;
+    const { text, richText, plurals, textVersion } = shown;
+    // The shown version and values' versions are kept: each value keeps the state it showed.
     await repo.updateTextFields(
       db,
       workspaceId,
       [instance.id],
-      { text, richText, plurals, componentId: null },
+      { text, richText, plurals, textVersion, componentId: null },
       updatedAt,
     );
     for (const value of shown.variants) variantRows.push(variantValueRow(instance.id, value));

@@ -2,7 +2,14 @@ import { type RichTextMode, richTextOf } from '../../richtext/index.js';
 import { usedVariables } from '../../text/placeholders.js';
 import { etagOf } from './etags.js';
 import { inCldrOrder, pluralRecordId } from './plurals.js';
-import type { OwnerSelection, PluralForm, TextEntity, TextValue } from './texts.types.js';
+import {
+  type OwnerSelection,
+  type PluralForm,
+  type TextEntity,
+  type TextValue,
+  translationStateOf,
+  type VariantValue,
+} from './texts.types.js';
 
 /**
  * API records of components and text items (pure). One record per base text, per variant value
@@ -20,6 +27,11 @@ export interface RecordContext {
   richText: RichTextMode | null;
   /** Whether each record carries its text's ETag (`withEtag=true`). */
   etags?: boolean;
+  /**
+   * Whether records carry their translation state (`withTranslationState=true`): a base record
+   * the state of each variant of `variantDeveloperIds` (in its order), a variant record its own.
+   */
+  translationStates?: boolean;
 }
 
 /** The base text or a variant value: what owns a primary record and its plural form records. */
@@ -54,6 +66,17 @@ function ownerSources(developerId: string, owner: Owner, variantId: string | nul
 
 const str = JSON.stringify;
 
+/** `,"translationStates":{...}` of a base record or `,"translationState":"..."` of a variant record. */
+function translationJson(entity: TextEntity, owner: Owner, variantId: string | null, context: RecordContext): string {
+  if (variantId !== null) return `,"translationState":"${translationStateOf(entity, owner as VariantValue)}"`;
+  const states: string[] = [];
+  for (const [rowId, developerId] of context.variantDeveloperIds) {
+    const value = entity.variants.find((v) => v.variantId === rowId);
+    states.push(`${str(developerId)}:"${translationStateOf(entity, value)}"`);
+  }
+  return `,"translationStates":{${states.join(',')}}`;
+}
+
 /** The JSON of every record of one owner, comma-separated. */
 function ownerJson(
   entity: TextEntity,
@@ -67,7 +90,8 @@ function ownerJson(
   const middle = `"notes":${str(owner.notes)},"characterLimit":${owner.characterLimit},"tags":${str(entity.tags)},"integrated":${entity.integrated}`;
   const tail = `"variantId":${str(variantId)}`;
   const etag = context.etags ? `"etag":${str(etagOf(entity.id, entity.revision ?? 0))},` : '';
-  const end = `${extra && `${extra},`}${etag}"status":${str(owner.status)},"assignee":${str(assignee)}}`;
+  const state = context.translationStates ? translationJson(entity, owner, variantId, context) : '';
+  const end = `${extra && `${extra},`}${etag}"status":${str(owner.status)},"assignee":${str(assignee)}${state}}`;
   return ownerSources(entity.developerId, owner, variantId)
     .map((source) => {
       const rich = context.richText ? `,"richText":${str(richTextOf(source, context.richText))}` : '';

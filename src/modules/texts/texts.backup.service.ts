@@ -6,7 +6,8 @@ import { TEXT_COLUMNS } from './texts.repository.js';
 /**
  * Components and text items, their variant values and variable links, as stored, for backup and
  * restore. Rows leave this module only as backup rows, never as the core's domain types. A text
- * carries the columns a read takes, less the revision stamp, plus its timestamps.
+ * carries the columns a read takes, less the revision stamp, plus its timestamps; a text and its
+ * variant values carry their `text_version`, so translation states survive a restore.
  */
 const TEXTS = [...TEXT_COLUMNS.filter((column) => column !== 'revision'), 'created_at', 'updated_at'];
 const VALUES = [
@@ -19,6 +20,7 @@ const VALUES = [
   'assignee_id',
   'notes',
   'character_limit',
+  'text_version',
 ];
 const VARIABLES = ['text_id', 'variable_id'];
 
@@ -50,6 +52,8 @@ export async function restoreTexts(trx: Executor, maps: IdMaps, backup: TextsBac
     project_id: mapId(maps.projects, t.project_id),
     block_id: mapId(maps.blocks, t.block_id),
     assignee_id: mapId(maps.users, t.assignee_id),
+    // A backup written before translation states were kept has no versions: its values are up to date.
+    text_version: t.text_version ?? 0,
     // References between texts are set once every text has its new id.
     base_text_item_id: null,
     component_id: null,
@@ -74,6 +78,7 @@ export async function restoreTexts(trx: Executor, maps: IdMaps, backup: TextsBac
       text_id: mapId(maps.texts, v.text_id),
       variant_id: mapId(maps.variants, v.variant_id),
       assignee_id: mapId(maps.users, v.assignee_id),
+      text_version: v.text_version ?? 0,
     })),
   );
   await insertRows(

@@ -80,8 +80,13 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
   const keyOf = (workspaceId: number, q: TextQuery) =>
     `${workspaceId}:${q.kind}:${q.sort ?? 'id'}:${q.allVariantValues === true}:${JSON.stringify(q.filter)}`;
 
-  const get = (workspaceId: number, revision: number, query: TextQuery) =>
-    cache.get(keyOf(workspaceId, query), revision, () => load(workspaceId, query));
+  const get = (workspaceId: number, revision: number, query: TextQuery) => {
+    // Translation states need every variant value; the read is then the same as one that asks
+    // for all of them, and shared with it.
+    const { translationState, ...rest } = query;
+    const loaded: TextQuery = translationState ? { ...rest, allVariantValues: true } : query;
+    return cache.get(keyOf(workspaceId, loaded), revision, () => load(workspaceId, loaded));
+  };
 
   return {
     async select<K extends TextKind>(workspaceId: number, revision: number, query: TextQuery<K>) {
@@ -107,7 +112,8 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
       etags = false,
     ) {
       const read = await get(workspaceId, revision, query);
-      const mode = `${richText ?? 'plain'}${etags ? '+etag' : ''}`;
+      const states = query.translationState === true;
+      const mode = `${richText ?? 'plain'}${etags ? '+etag' : ''}${states ? '+state' : ''}`;
       let json = read.json.get(mode);
       if (!json) {
         json = new WeakMap();
@@ -115,7 +121,7 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
       }
       return serializeRecords(
         read.entities,
-        { ...read.recordContext, richText, etags },
+        { ...read.recordContext, richText, etags, ...(states && { translationStates: true }) },
         read.select,
         read.extraJson,
         json,

@@ -42,6 +42,7 @@ export const TEXT_COLUMNS = [
   'character_limit',
   'integrated',
   'revision',
+  'text_version',
 ] as const satisfies readonly (keyof TextColumns)[];
 
 type TextFilter = { developerIds?: readonly string[]; componentIds?: readonly number[]; rowIds?: readonly number[] };
@@ -176,9 +177,32 @@ export async function insertTextVariables(db: Executor, rows: readonly TextVaria
   await bulkInsertObjects(db, 'text_variables', rows);
 }
 
+/** The columns of the base text whose change makes the text's variant values outdated. */
+const BASE_TEXT_COLUMNS = ['text', 'rich_text', 'plurals'] as const;
+
+/**
+ * A write that sets the base text, rich text or plural forms (and not `text_version` itself)
+ * counts a new version of the base when any of them differs from what is stored: its variant
+ * values written before are then outdated (docs/translation-state.md). Setting the same text
+ * again is not a change.
+ */
+const versionBump = (changes: TextChanges) => {
+  if (changes.text_version !== undefined) return {};
+  const set = BASE_TEXT_COLUMNS.filter((column) => changes[column] !== undefined);
+  if (set.length === 0) return {};
+  const differs = sql.join(
+    set.map((column) => sql`${sql.ref(`texts.${column}`)} is distinct from ${changes[column]}`),
+    sql` or `,
+  );
+  return {
+    text_version: sql<number>`case when ${differs} then "texts"."text_version" + 1 else "texts"."text_version" end`,
+  };
+};
+
 /** Every change of a text stamps the revision of the write it is part of: its ETag changes. */
 const stamped = (workspaceId: number, changes: TextChanges) => ({
   ...changes,
+  ...versionBump(changes),
   revision: sql<number>`(select revision from workspaces where id = ${workspaceId})`,
 });
 
@@ -193,6 +217,7 @@ const INTEGER_COLUMNS = new Set([
   'assignee_id',
   'character_limit',
   'integrated',
+  'text_version',
 ]);
 /** Bound parameters per statement, under SQLite's limit of 32,766. */
 const MAX_PARAMETERS = 30_000;
@@ -221,7 +246,14 @@ export async function updateTextsEach(
     const columns = key.split(',') as (keyof TextChanges)[];
     const names = ['id', ...columns];
     const types = names.map((name) => (name === 'id' || INTEGER_COLUMNS.has(name) ? 'integer' : 'text'));
-    const assignments = columns.map((column) => `"${column}" = v."${column}"`).join(', ');
+    const bumped = BASE_TEXT_COLUMNS.filter((column) => columns.includes(column));
+    const differs = bumped.map((column) => `"texts"."${column}" is distinct from v."${column}"`).join(' or ');
+    // As `versionBump`: a new base text counts a new version, unless the update sets the version.
+    const version =
+      bumped.length > 0 && !columns.includes('text_version')
+        ? [`"text_version" = case when ${differs} then "texts"."text_version" + 1 else "texts"."text_version" end`]
+        : [];
+    const assignments = [...columns.map((column) => `"${column}" = v."${column}"`), ...version].join(', ');
     const perStatement = Math.max(1, Math.floor((MAX_PARAMETERS - 2) / names.length));
     for (const part of chunks(group, perStatement)) {
       const parameters: unknown[] = [];

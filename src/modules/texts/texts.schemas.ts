@@ -110,3 +110,28 @@ export const RichTextQuery = Type.Optional(
     description: '`html`: `<br />` line breaks; `html_paragraphs`: each line wrapped in `<p>`',
   }),
 );
+
+export const WithTranslationStateQuery = Type.Optional(
+  Type.Boolean({
+    description:
+      'Records also carry their translation state: base records `translationStates` (every variant of the workspace), variant records `translationState`',
+  }),
+);
+
+const STATES = ['missing', 'outdated', 'upToDate'];
+const STATE_MEANING =
+  '`missing`: no value in the variant; `outdated`: the base text or its plural forms changed after the value’s text was last written; `upToDate`: otherwise';
+
+/** The record fields `withTranslationState=true` adds (components and text items alike). */
+export const TranslationStateFields = {
+  translationStates: Type.Optional(
+    Type.Record(Type.String(), Type.Enum(STATES), {
+      description: `Base records (\`variantId\` null), with \`withTranslationState=true\`: the state of the text in each variant of the workspace, by variant developer ID. ${STATE_MEANING}`,
+    }),
+  ),
+  translationState: Type.Optional(
+    Type.Enum(STATES, {
+      description: `Variant records, with \`withTranslationState=true\`: the state of this variant value. ${STATE_MEANING}`,
+    }),
+  ),
+};

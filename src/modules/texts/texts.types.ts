@@ -28,6 +28,26 @@ export interface TextValue {
   status: string;
   /** User row id. */
   assigneeId: number | null;
+  /**
+   * Translation state (docs/translation-state.md). Of the base text: how many times its text, rich
+   * text or plural forms have changed. Of a variant value: the base text's version its text was
+   * written against (absent on a value being written: the base as it is now).
+   */
+  textVersion?: number;
+}
+
+/** Whether a variant value translates its text's base as it is now (docs/translation-state.md). */
+export type TranslationState = 'missing' | 'outdated' | 'upToDate';
+
+/** The state of a text's value of one variant (`undefined`: the text has none). */
+export function translationStateOf(
+  text: Pick<TextValue, 'textVersion'>,
+  value: VariantValue | undefined,
+): TranslationState {
+  if (!value) return 'missing';
+  // A value without a version is being written now, against the base as it is.
+  if (value.textVersion === undefined) return 'upToDate';
+  return value.textVersion < (text.textVersion ?? 0) ? 'outdated' : 'upToDate';
 }
 
 /** A text's value of one variant. */
@@ -117,6 +137,11 @@ export interface TextQuery<K extends TextKind = TextKind> {
    * accessors take their arguments from all of them). `select` still answers the filter.
    */
   allVariantValues?: boolean;
+  /**
+   * GET records also say each variant value's translation state (`withTranslationState=true`):
+   * every variant value is then loaded, whatever the filter, and `select` still answers the filter.
+   */
+  translationState?: boolean;
 }
 
 /**

@@ -133,6 +133,10 @@ export function planUpdates<U extends ContentUpdateInput>(
       if (!current) pluralsChange = true;
       const owner = current ?? freshVariantValue(context, entity, variant, u);
       variantValue = { ...applyContent(context, owner, u, at), variantId: variant.id };
+      // Writing the value's text (or plural forms), or making it, translates the base as it is
+      // now; a change of its status, assignee, notes or limit alone leaves its state as it was.
+      const written = !current || u.text !== undefined || u.plurals !== undefined;
+      variantValue.textVersion = written ? (entity.textVersion ?? 0) : (current.textVersion ?? 0);
     } else if (touchesContent(u)) {
       const next = applyContent(context, baseOwner(entity), u, at);
       basePlurals = next.plurals;
