@@ -22,34 +22,38 @@ async function redisAnswers(): Promise<boolean> {
 }
 
 // On CI a Redis must answer: there the tests fail rather than skip.
-describe.skipIf(!process.env.CI && !(await redisAnswers()))('rate limits shared through Redis', { timeout: 120_000 }, () => {
-  it('two servers draw on one budget per key and one per address', async () => {
-    const path = tempSqlitePath('copydesk-redis-');
-    const { key } = await workspaceWithKey(await operatorOn(path));
-    const env = {
-      DATABASE_URL: path,
-      REDIS_URL: redisUrl,
-      // A fresh namespace per run, so counters from an earlier run do not count.
-      REDIS_KEY_PREFIX: `${process.env.TEST_REDIS_PREFIX ?? 'copydesk-test-'}${randomUUID()}:`,
-      RATE_LIMIT_PER_MINUTE: '4',
-      RATE_LIMIT_KEYLESS_PER_MINUTE: '3',
-    };
-    const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+describe.skipIf(!process.env.CI && !(await redisAnswers()))(
+  'rate limits shared through Redis',
+  { timeout: 120_000 },
+  () => {
+    it('two servers draw on one budget per key and one per address', async () => {
+      const path = tempSqlitePath('copydesk-redis-');
+      const { key } = await workspaceWithKey(await operatorOn(path));
+      const env = {
+        DATABASE_URL: path,
+        REDIS_URL: redisUrl,
+        // A fresh namespace per run, so counters from an earlier run do not count.
+        REDIS_KEY_PREFIX: `${process.env.TEST_REDIS_PREFIX ?? 'copydesk-test-'}${randomUUID()}:`,
+        RATE_LIMIT_PER_MINUTE: '4',
+        RATE_LIMIT_KEYLESS_PER_MINUTE: '3',
+      };
+      const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
 
-    const keyed = [a, b, a, b].map((server) => () => server.call(key, 'GET', '/v2/statuses'));
-    for (const ask of keyed) expect((await ask()).status).toBe(200);
-    const fifth = await a.call(key, 'GET', '/v2/statuses');
-    expect(fifth.status).toBe(429);
-    expect(JSON.parse(fifth.text).code).toBe('rate_limited');
-    expect((await b.call(key, 'GET', '/v2/statuses')).status).toBe(429);
+      const keyed = [a, b, a, b].map((server) => () => server.call(key, 'GET', '/v2/statuses'));
+      for (const ask of keyed) expect((await ask()).status).toBe(200);
+      const fifth = await a.call(key, 'GET', '/v2/statuses');
+      expect(fifth.status).toBe(429);
+      expect(JSON.parse(fifth.text).code).toBe('rate_limited');
+      expect((await b.call(key, 'GET', '/v2/statuses')).status).toBe(429);
 
-    expect((await a.call(null, 'GET', '/v2/statuses')).status).toBe(401);
-    expect((await b.call('cdk_guess', 'GET', '/v2/statuses')).status).toBe(401);
-    expect((await a.call(null, 'GET', '/v2/openapi.json')).status).toBe(200);
-    const keyless = await b.call(null, 'GET', '/v2/statuses');
-    expect(keyless.status).toBe(429);
-    expect(Number(keyless.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect((await a.call(null, 'GET', '/healthz')).status).toBe(200);
-    await Promise.all([a.stop(), b.stop()]);
-  });
-});
+      expect((await a.call(null, 'GET', '/v2/statuses')).status).toBe(401);
+      expect((await b.call('cdk_guess', 'GET', '/v2/statuses')).status).toBe(401);
+      expect((await a.call(null, 'GET', '/v2/openapi.json')).status).toBe(200);
+      const keyless = await b.call(null, 'GET', '/v2/statuses');
+      expect(keyless.status).toBe(429);
+      expect(Number(keyless.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await a.call(null, 'GET', '/healthz')).status).toBe(200);
+      await Promise.all([a.stop(), b.stop()]);
+    });
+  },
+);
