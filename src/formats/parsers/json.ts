@@ -1,4 +1,5 @@
 /** Reading the JSON formats: the object, its metadata keys, nested keys flattened. */
+import { checkJsonNesting } from './nesting.js';
 import { lineAt, MalformedFile } from './types.js';
 
 /** Keys the exporters write about the file rather than about a text. */
@@ -6,6 +7,7 @@ const METADATA_KEYS = new Set(['__variant-name', '__variant-description', '__var
 
 /** The file's top-level object; a syntax error names its line. */
 export function readJsonObject(content: string): Record<string, unknown> {
+  checkJsonNesting(content);
   let parsed: unknown;
   try {
     parsed = JSON.parse(content.replace(/^\uFEFF/, ''));

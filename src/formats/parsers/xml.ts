@@ -1,8 +1,10 @@
 /** XML read with @xmldom/xmldom: the first error (with its line) is the file's 400. */
 import { DOMParser, type Document, type Node } from '@xmldom/xmldom';
+import { checkXmlNesting } from './nesting.js';
 import { MalformedFile } from './types.js';
 
 export function readXml(source: string): Document {
+  checkXmlNesting(source);
   let problem: { message: string; line: number | undefined } | null = null;
   const parser = new DOMParser({
     onError: (level, message, context) => {

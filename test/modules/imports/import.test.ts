@@ -466,3 +466,39 @@ describe('files written by other tools', () => {
     expect(got.get('cart.items_one')?.text).toBe('{{count}} item');
   });
 });
+
+describe('nesting', () => {
+  const deepJson = (levels: number) => `${'{"a":'.repeat(levels)}"x"${'}'.repeat(levels)}`;
+
+  it.each(['json_i18next', 'json_vue_i18n', 'json_nested', 'json_icu', 'arb'])(
+    '%s: 4,000 levels of objects are a 400 naming the line, and nothing is written',
+    async (format) => {
+      const ws = await fresh();
+      const before = await historyCount(ws);
+      const body = await importFile(ws, { format, projectId: 'web', content: deepJson(4000) }, 400);
+      expect(body.message).toMatch(
+        new RegExp(`^${format} file, line 1: objects and arrays nested more than 64 levels deep`),
+      );
+      expect(await historyCount(ws)).toBe(before);
+    },
+  );
+
+  it('a realistic nested file (ten levels) still imports', async () => {
+    const ws = await fresh();
+    const report = await importFile(ws, { format: 'json_i18next', projectId: 'web', content: deepJson(10) });
+    expect(report.created).toEqual(['a.a.a.a.a.a.a.a.a.a']);
+  });
+
+  it('Android: 8,000 nested <b> and 100,000 levels of elements are 400s, read before parsing', async () => {
+    const ws = await fresh();
+    const rich = `<resources>\n<string name="deep">${'<b>'.repeat(8000)}x${'</b>'.repeat(8000)}</string>\n</resources>`;
+    const first = await importFile(ws, { format: 'android', projectId: 'web', content: rich }, 400);
+    expect(first.message).toMatch(/^android file, line 2: elements nested more than 64 levels deep/);
+    const huge = `<resources>${'<x>'.repeat(100_000)}${'</x>'.repeat(100_000)}</resources>`;
+    const second = await importFile(ws, { format: 'android', projectId: 'web', content: huge }, 400);
+    expect(second.message).toMatch(/elements nested more than 64 levels deep/);
+    // Comments, CDATA and self-closing elements do not count as levels.
+    const fine = `<?xml version="1.0"?>\n<!-- <a><b><c> -->\n<resources>${'<br/>'.repeat(100)}<string name="ok"><![CDATA[<<<<]]></string></resources>`;
+    expect((await importFile(ws, { format: 'android', projectId: 'web', content: fine })).created).toEqual(['ok']);
+  });
+});
