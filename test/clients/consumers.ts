@@ -87,7 +87,11 @@ export function checkStructured(
     expect(Object.keys(entry.variables ?? {}).sort(), where(file, record)).toEqual([...record.variables].sort());
     for (const name of record.variables) {
       const variable = VARIABLES.find((v) => v.name === name)!;
-      expect(entry.variables[name].__type, where(file, record)).toBe(variable.type);
+      // As ditto-react reads them: a list is the array of its values, a map's keys sit beside __type.
+      if (variable.type === 'list') expect(entry.variables[name], where(file, record)).toEqual(variable.data);
+      else expect(entry.variables[name].__type, where(file, record)).toBe(variable.type);
+      if (variable.type === 'map')
+        expect(entry.variables[name], where(file, record)).toEqual({ ...(variable.data as object), __type: 'map' });
       if ('example' in variable.data)
         expect(entry.variables[name].example, where(file, record)).toBe(variable.data.example);
     }

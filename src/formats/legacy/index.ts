@@ -10,4 +10,4 @@ export {
 export { type NestedBody, nestedBody } from './nested.js';
 export { type StructuredText, structuredBody, structuredText } from './structured.js';
 export type { LegacyOptions, LegacyText } from './types.js';
-export { describeVariable } from './variables.js';
+export { describeVariable, structuredVariable } from './variables.js';

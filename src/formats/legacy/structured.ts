@@ -1,7 +1,7 @@
 import { plainToRichText, renderRichText } from '../../richtext/index.js';
 import type { ExportVariable } from '../types.js';
 import type { LegacyOptions, LegacyText } from './types.js';
-import { describeVariable } from './variables.js';
+import { structuredVariable } from './variables.js';
 
 /** One text of `structured` (and of `full`); the optional fields appear only when they hold something. */
 export interface StructuredText {
@@ -9,7 +9,7 @@ export interface StructuredText {
   status: string;
   notes?: string;
   tags?: string[];
-  variables?: Record<string, Record<string, unknown>>;
+  variables?: Record<string, unknown>;
   /** Form to text, with `<form>_rich_text` beside each form when rich text is asked for. */
   plurals?: Record<string, string>;
   rich_text?: string;
@@ -25,7 +25,7 @@ const paragraphs = (text: string, richText: string | null) =>
 
 function variablesOf(variables: readonly ExportVariable[]) {
   const sorted = [...variables].sort((a, b) => a.creationIndex - b.creationIndex);
-  return Object.fromEntries(sorted.map((variable) => [variable.name, describeVariable(variable)]));
+  return Object.fromEntries(sorted.map((variable) => [variable.name, structuredVariable(variable)]));
 }
 
 export function structuredText(text: LegacyText, options: LegacyOptions): StructuredText {
