@@ -106,7 +106,17 @@ export function textItemSchemas(limits: Limits) {
     {
       updates: Type.Array(
         Type.Object(
-          { developerId: DeveloperId, ...c.UpdateFields, blockId: Type.Optional(BlockId) },
+          {
+            developerId: DeveloperId,
+            ...c.UpdateFields,
+            blockId: Type.Optional(BlockId),
+            projectId: Type.Optional(
+              Type.String({
+                description:
+                  'Developer ID of another project to move the item to (a project, not a base): it goes to the end of that project, into `blockId` (a block of the new project) or, without `blockId`, outside blocks',
+              }),
+            ),
+          },
           { additionalProperties: false },
         ),
         { minItems: 1, ...batch },
