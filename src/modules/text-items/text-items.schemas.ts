@@ -15,6 +15,9 @@ export const TextItemRecord = Type.Object({
   ),
   baseTextItemId: Nullable(Type.String({ description: 'Developer ID of the base text item this item derives from' })),
   blockName: Nullable(Type.String({ description: 'Name of the block the item belongs to' })),
+  blockId: Nullable(
+    Type.String({ description: 'Developer ID of the block the item belongs to (unique within its project)' }),
+  ),
   componentId: Nullable(
     Type.String({ description: 'Developer ID of the component this item is a linked instance of' }),
   ),

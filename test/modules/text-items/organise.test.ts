@@ -50,8 +50,13 @@ describe('PATCH /v2/textItems: projectId moves an item to another project', () =
       ],
     });
     const records = await list(ws, { ...everywhere, variants: [{ id: 'all' }] });
-    expect(base(records, 'cart')).toMatchObject({ projectId: 'app', blockName: 'Main', tags: ['t1', 't2'] });
-    expect(base(records, 'plain')).toMatchObject({ projectId: 'app', blockName: null });
+    expect(base(records, 'cart')).toMatchObject({
+      projectId: 'app',
+      blockName: 'Main',
+      blockId: 'main',
+      tags: ['t1', 't2'],
+    });
+    expect(base(records, 'plain')).toMatchObject({ projectId: 'app', blockName: null, blockId: null });
     // Its plural and variant records moved with it.
     expect(records.filter((r) => r.id.startsWith('cart')).every((r) => r.projectId === 'app')).toBe(true);
     expect(records.find((r) => r.id === 'cart' && r.variantId === 'fr')).toMatchObject({ text: 'article' });
