@@ -63,6 +63,9 @@ describe('PATCH /v2/textItems: projectId moves an item to another project', () =
     // The block first, then the items outside blocks in their order: the moved one last.
     expect(await order(ws, 'app')).toEqual(['cart', 'a1', 'a2', 'plain']);
     expect(await order(ws, 'web')).toEqual(['derived']);
+    // Search shows the item in its new project.
+    const found = (await ws.api.get('search?q=plain')).body.results;
+    expect(found).toEqual([expect.objectContaining({ developerId: 'plain', projectId: 'app' })]);
     const [moved] = await history(ws, 'cart');
     expect(moved).toMatchObject({
       action: 'moved',
@@ -148,6 +151,11 @@ describe('PATCH /v2/textItems: newDeveloperId', () => {
       fields: { developerId: { before: 'cart', after: 'basket' }, status: { before: 'NONE', after: 'WIP' } },
     });
     expect(changes.map((c) => c.action)).toContain('created');
+    // Search finds it by its new developer ID, and no longer by the old one.
+    expect((await ws.api.get('search?q=basket')).body.results).toEqual([
+      expect.objectContaining({ developerId: 'basket', kind: 'textItem' }),
+    ]);
+    expect((await ws.api.get('search?q=cart')).body.results).toEqual([]);
     // The old ID is free again; the new one is the item's.
     expect((await ws.api.patch('textItems', { updates: [{ developerId: 'cart', text: 'x' }] })).status).toBe(404);
     await createItems(ws, { projectId: 'web' }, [{ developerId: 'cart', text: 'New cart' }]);
