@@ -122,7 +122,17 @@ export function createServices(
   // The one reader of components and text items, with the one cache of what it read.
   const texts = createTextsReader({ db, statuses, accounts, variants, variables, folders, projects, blocks });
   // Components and text items write texts alike; each adds the containers it places them in.
-  const textsServiceDeps = { db, writes, reader: texts, texts: textCascades, statuses, accounts, variants, variables };
+  const textsServiceDeps = {
+    db,
+    writes,
+    reader: texts,
+    texts: textCascades,
+    statuses,
+    accounts,
+    variants,
+    variables,
+    maxTags: (options.limits ?? loadConfig({}).limits).tags,
+  };
   const components = createComponentsService({ ...textsServiceDeps, folders });
   const textItems = createTextItemsService({ ...textsServiceDeps, projects, blocks });
   const translationState = createTranslationStateService({ db, texts, projects, folders, variants });

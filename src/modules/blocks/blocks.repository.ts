@@ -53,6 +53,16 @@ export async function renameBlock(db: Executor, workspaceId: number, id: number,
   await db.updateTable('blocks').set({ name }).where('workspace_id', '=', workspaceId).where('id', '=', id).execute();
 }
 
+/** Gives a block a new developer ID (unique within its project: the caller checked). */
+export async function setBlockDeveloperId(db: Executor, workspaceId: number, id: number, developerId: string) {
+  await db
+    .updateTable('blocks')
+    .set({ developer_id: developerId })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}
+
 /** Deletes blocks. Their text items must have left them first (the texts module does that). */
 export async function deleteBlocks(db: Executor, workspaceId: number, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;

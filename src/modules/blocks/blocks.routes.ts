@@ -29,7 +29,20 @@ function bodies(maxItems: number) {
       {
         projectId: ProjectId,
         updates: batch(
-          Type.Object({ developerId: DeveloperId, name: Type.Optional(Name) }, { additionalProperties: false }),
+          Type.Object(
+            {
+              developerId: DeveloperId,
+              name: Type.Optional(Name),
+              newDeveloperId: Type.Optional(
+                Type.String({
+                  pattern: DEVELOPER_ID_PATTERN,
+                  description:
+                    'A new developer ID, not held by another block of the project (409); the block keeps its text items and history',
+                }),
+              ),
+            },
+            { additionalProperties: false },
+          ),
         ),
       },
       { additionalProperties: false },
@@ -90,9 +103,9 @@ export const blocksRoutes: FastifyPluginAsyncTypebox<{ blocks: BlocksService; li
     {
       schema: {
         tags: ['projectBlocks'],
-        summary: 'Rename blocks of a project, all or none',
+        summary: 'Rename blocks of a project or give them new developer IDs, all or none',
         body: UpdateBody,
-        response: withErrors({ 200: Success }, 404),
+        response: withErrors({ 200: Success }, 404, 409),
       },
     },
     async (request) => {

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { Change, WritePath, WriteScope } from '../changes/index.js';
@@ -29,6 +29,8 @@ export interface NewBlockInput {
 export interface BlockUpdate {
   developerId: string;
   name?: string;
+  /** A new developer ID, unique within the project. */
+  newDeveloperId?: string;
 }
 
 export interface BlocksDeps {
@@ -114,7 +116,7 @@ export function createBlocksService(deps: BlocksDeps) {
       }
     },
 
-    /** Renames blocks, all or none. */
+    /** Renames blocks and gives them new developer IDs, all or none. */
     async update(scope: WriteScope, projectId: string, updates: readonly BlockUpdate[]): Promise<void> {
       const { workspaceId } = scope;
       assertDistinctIds(
@@ -123,24 +125,55 @@ export function createBlocksService(deps: BlocksDeps) {
       );
       await writes.write(scope, async (trx) => {
         const project = await requireProject(trx, workspaceId, projectId);
+        const all = await blocksOf(trx, workspaceId, project.id);
         const found = targets(
-          await blocksOf(trx, workspaceId, project.id),
+          all,
           updates.map((u) => u.developerId),
         );
+        const held = new Set(all.map((b) => b.developerId));
+        const newIds = new Map<string, number>();
         const renames = updates.flatMap((update, index) => {
           const block = found[index] as BlockRef;
-          return update.name === undefined || update.name === block.name ? [] : [{ block, name: update.name }];
+          const name = update.name ?? block.name;
+          let developerId = block.developerId;
+          const wanted = update.newDeveloperId;
+          if (wanted !== undefined && wanted !== block.developerId) {
+            // A swap of two IDs takes two requests.
+            if (held.has(wanted)) {
+              throw conflict(
+                `updates[${index}].newDeveloperId: Block with developer ID ${wanted} already exists in workspace project ${projectId}`,
+              );
+            }
+            const other = newIds.get(wanted);
+            if (other !== undefined) {
+              throw badRequest(
+                `updates[${index}].newDeveloperId: developer ID '${wanted}' is also given to updates[${other}]`,
+              );
+            }
+            newIds.set(wanted, index);
+            developerId = wanted;
+          }
+          return name === block.name && developerId === block.developerId ? [] : [{ block, name, developerId }];
         });
         return {
+          // A new developer ID is recorded as `renamed`; the block's history follows its row.
           changes: changesOf(
-            renames.map(({ block, name }) => ({
-              identity: identity(block.id, block.developerId),
-              before: fieldsOf(project, block.name),
-              after: fieldsOf(project, name),
-            })),
+            renames.map(({ block, name, developerId }) => {
+              const renamed = developerId !== block.developerId;
+              return {
+                identity: identity(block.id, developerId),
+                before: { ...fieldsOf(project, block.name), ...(renamed && { developerId: block.developerId }) },
+                after: { ...fieldsOf(project, name), ...(renamed && { developerId }) },
+              };
+            }),
           ),
           apply: async (trx) => {
-            for (const { block, name } of renames) await repo.renameBlock(trx, workspaceId, block.id, name);
+            for (const { block, name, developerId } of renames) {
+              if (name !== block.name) await repo.renameBlock(trx, workspaceId, block.id, name);
+              if (developerId !== block.developerId) {
+                await repo.setBlockDeveloperId(trx, workspaceId, block.id, developerId);
+              }
+            }
           },
           result: undefined,
         };

@@ -77,7 +77,12 @@ export function componentSchemas(limits: Limits) {
   );
 
   const ComponentUpdate = Type.Object(
-    { developerId: DeveloperId, ...c.UpdateFields, folderId: Type.Optional(FolderId) },
+    {
+      developerId: DeveloperId,
+      ...c.UpdateFields,
+      name: Type.Optional(Type.String({ minLength: 1, description: 'The component’s new name' })),
+      folderId: Type.Optional(FolderId),
+    },
     { additionalProperties: false },
   );
 

@@ -23,6 +23,7 @@ import {
   parseFilter,
   plannedCreate,
   plannedUpdates,
+  pluralFormsOfRenameTargets,
   requireTexts,
   type TextsImport,
   type TextsServiceDeps,
@@ -113,6 +114,7 @@ export function createComponentsService(deps: ComponentsDeps) {
     const movesToFolder = input.updates.some((u) => u.folderId != null && u.folderId !== ROOT);
     const tree = movesToFolder ? await deps.folders.loadFolderTree(trx, workspaceId) : null;
     const existing = await takenPluralIds(trx, workspaceId, 'component', input.updates, variant);
+    const forms = await pluralFormsOfRenameTargets(trx, workspaceId, 'component', input.updates);
     const plans = planUpdates(
       input.updates,
       new Map(entities.map((e) => [e.developerId, e])),
@@ -120,6 +122,7 @@ export function createComponentsService(deps: ComponentsDeps) {
       context,
       tree,
       (id) => existing.has(id),
+      { formsOf: (id) => forms.get(id), ...(deps.maxTags !== undefined && { maxTags: deps.maxTags }) },
     );
 
     const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);

@@ -2,6 +2,8 @@ import type { VariantRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { FolderTree } from '../folders/folders.service.js';
 import {
+  type Component,
+  type PluralForm,
   planUpdates as planContentUpdates,
   type TextEntity,
   type UpdatePlan,
@@ -22,16 +24,20 @@ export function planUpdates(
   context: WriteContext,
   tree: FolderTree | null,
   componentExists: (developerId: string) => boolean,
+  more: { formsOf?: (developerId: string) => ReadonlySet<PluralForm> | undefined; maxTags?: number } = {},
 ): UpdatePlan[] {
   return planContentUpdates(updates, entities, variant, context, {
     notFound: componentNotFound,
+    label: 'Component',
     exists: componentExists,
-    own: (u, _entity, at) => {
-      if (u.folderId === undefined) return {};
+    ...more,
+    own: (u, entity, at) => {
+      const name = u.name !== undefined && u.name !== (entity as Component).name ? { name: u.name } : {};
+      if (u.folderId === undefined) return name;
       const folderId = u.folderId === null || u.folderId === 'root' ? null : u.folderId;
       const folder = folderId === null ? null : tree?.byDeveloperId(folderId);
       if (folderId !== null && !folder) throw badRequest(`${at}.folderId: Folder id not found: ${folderId}`);
-      return { folderId: folder?.id ?? null };
+      return { ...name, folderId: folder?.id ?? null };
     },
   });
 }

@@ -66,3 +66,20 @@ export async function deleteFolders(db: Executor, workspaceId: number, ids: read
     .execute();
   await db.deleteFrom('component_folders').where('workspace_id', '=', workspaceId).where('id', 'in', ids).execute();
 }
+
+export interface FolderChanges {
+  developer_id?: string;
+  name?: string;
+  parent_id?: number | null;
+}
+
+/** Renames or moves one folder. */
+export async function updateFolder(db: Executor, workspaceId: number, id: number, changes: FolderChanges) {
+  if (Object.keys(changes).length === 0) return;
+  await db
+    .updateTable('component_folders')
+    .set(changes)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}

@@ -4,6 +4,7 @@ import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
 import {
   batchBody,
+  DEVELOPER_ID_PATTERN,
   DeveloperId,
   DeveloperIds,
   developerIdsBody,
@@ -34,6 +35,32 @@ const createBody = (maxItems: number) =>
               'Developer ID of an existing folder or of one created earlier in this request; null or `root` for the library root',
           }),
         ),
+      ),
+    },
+    maxItems,
+  );
+
+const updateBody = (maxItems: number) =>
+  batchBody(
+    'updates',
+    {
+      developerId: DeveloperId,
+      name: Type.Optional(
+        Type.String({ minLength: 1, maxLength: 200, description: 'New name, unique among the folders of its parent' }),
+      ),
+      parentId: Type.Optional(
+        Nullable(
+          Type.String({
+            description:
+              'Developer ID of the folder to move it into (as it is before this request); null or `root` for the library root. Not the folder itself nor one below it',
+          }),
+        ),
+      ),
+      newDeveloperId: Type.Optional(
+        Type.String({
+          pattern: DEVELOPER_ID_PATTERN,
+          description: 'A new developer ID, not held by another folder; the folder keeps its history',
+        }),
       ),
     },
     maxItems,
@@ -72,6 +99,24 @@ export const foldersRoutes: FastifyPluginAsyncTypebox<{ folders: FoldersService;
     async (request, reply) => {
       const developerIds = await folders.create(scopeOf(request), request.body.folders);
       return reply.status(201).send({ developerIds });
+    },
+  );
+
+  app.patch(
+    '/componentFolders',
+    {
+      schema: {
+        tags: ['componentFolders'],
+        summary: 'Rename, move or re-identify component folders, all or none',
+        description:
+          'Only the fields sent change. A folder moves with everything it holds; it cannot move into itself or one of its own subfolders (400 naming `parentId`). A new developer ID taken by another folder, or a name taken under the target parent, is a 409.',
+        body: updateBody(limits.batchItems),
+        response: withErrors({ 200: Success }, 404, 409),
+      },
+    },
+    async (request) => {
+      await folders.update(scopeOf(request), request.body.updates);
+      return { success: true as const };
     },
   );
 

@@ -10,9 +10,10 @@ import type { TextCascades } from '../texts/index.js';
 import { folderNotFound, type NewFolderInput, planCreate } from './folders.plan.js';
 import * as repo from './folders.repository.js';
 import { buildFolderTree, type FolderRef, type FolderTree, toFolderRef } from './folders.tree.js';
+import { type FolderUpdateInput, planFolderUpdates } from './folders.update.js';
 
 export { folderNotFound, ROOT_FOLDER_ID } from './folders.plan.js';
-export type { FolderRef, FolderTree, NewFolderInput };
+export type { FolderRef, FolderTree, FolderUpdateInput, NewFolderInput };
 
 export interface Folder {
   id: string;
@@ -122,6 +123,60 @@ export function createFoldersService(deps: FoldersDeps) {
           throw conflict('folders: a folder with one of these developer IDs already exists in workspace');
         throw error;
       }
+    },
+
+    /**
+     * Renames, moves and gives new developer IDs to folders, all or none (see `planFolderUpdates`).
+     * A new developer ID keeps the folder's history (it follows the row); a change of the parent
+     * only is recorded as `moved`.
+     */
+    async update(scope: WriteScope, updates: readonly FolderUpdateInput[]): Promise<void> {
+      const { workspaceId } = scope;
+      assertDistinctIds(
+        updates.map((u) => u.developerId),
+        (index) => `updates[${index}].developerId`,
+      );
+      await writes.write(scope, async (trx) => {
+        const tree = await loadFolderTree(trx, workspaceId);
+        const planned = planFolderUpdates(tree, updates);
+        const newIdOf = new Map(planned.map((p) => [p.folder.id, p.developerId]));
+        const after = (rowId: number | null) =>
+          rowId === null ? null : (newIdOf.get(rowId) ?? tree.developerIdOf(rowId));
+        const changes: Change[] = [];
+        for (const p of planned) {
+          const { folder } = p;
+          const renamed = p.developerId !== folder.developerId;
+          // An unchanged parent renamed by the same request is not a change of this folder.
+          const parentBefore = p.parentId === folder.parentId ? after(p.parentId) : tree.developerIdOf(folder.parentId);
+          const before = {
+            ...folderFields(folder.name, parentBefore),
+            ...(renamed && { developerId: folder.developerId }),
+          };
+          const now = { ...folderFields(p.name, after(p.parentId)), ...(renamed && { developerId: p.developerId }) };
+          const onlyMoved = !renamed && p.name === folder.name && p.parentId !== folder.parentId;
+          const change = changeOf(
+            folderIdentity({ id: folder.id, developerId: p.developerId }),
+            before,
+            now,
+            onlyMoved ? 'moved' : undefined,
+          );
+          if (change) changes.push(change);
+        }
+        return {
+          changes,
+          apply: async (trx) => {
+            for (const p of planned) {
+              const { folder } = p;
+              await repo.updateFolder(trx, workspaceId, folder.id, {
+                ...(p.developerId !== folder.developerId && { developer_id: p.developerId }),
+                ...(p.name !== folder.name && { name: p.name }),
+                ...(p.parentId !== folder.parentId && { parent_id: p.parentId }),
+              });
+            }
+          },
+          result: undefined,
+        };
+      });
     },
 
     /**

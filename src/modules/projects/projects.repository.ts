@@ -58,6 +58,7 @@ export async function insertContainers(
 }
 
 export interface ProjectChanges {
+  developer_id?: string;
   name?: string;
   base_id?: number | null;
   developer_mode?: number;

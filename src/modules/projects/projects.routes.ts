@@ -4,6 +4,7 @@ import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
 import {
   batchBody,
+  DEVELOPER_ID_PATTERN,
   DeveloperId,
   DeveloperIds,
   developerIdsBody,
@@ -44,9 +45,18 @@ const updateBody = (maxItems: number) =>
     'updates',
     {
       developerId: DeveloperId,
+      newDeveloperId: Type.Optional(
+        Type.String({
+          pattern: DEVELOPER_ID_PATTERN,
+          description:
+            'A new developer ID, not held by another project or base (409); the project keeps its history, blocks and text items',
+        }),
+      ),
       name: Type.Optional(Name),
       baseId: Type.Optional(BaseRef),
-      developerMode: Type.Optional(Type.Boolean()),
+      developerMode: Type.Optional(
+        Type.Boolean({ description: 'Let the deprecated v0 and v1 APIs reach the project (true) or not' }),
+      ),
     },
     maxItems,
   );
@@ -92,9 +102,9 @@ export const projectsRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsServi
         tags: ['projects'],
         summary: 'Update projects, all or none',
         description:
-          'Only the fields sent change. `baseId: null` disconnects the project from its base; when the base changes, items derived from the old base lose their `baseTextItemId`.',
+          'Only the fields sent change. `newDeveloperId` gives the project a new developer ID (409 when another project or base has it). `baseId: null` disconnects the project from its base; when the base changes, items derived from the old base lose their `baseTextItemId`.',
         body: updateBody(limits.batchItems),
-        response: withErrors({ 200: Success }, 404),
+        response: withErrors({ 200: Success }, 404, 409),
       },
     },
     async (request) => {

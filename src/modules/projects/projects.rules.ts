@@ -14,6 +14,7 @@ export interface NewProjectInput {
 
 export interface ProjectUpdate {
   developerId: string;
+  newDeveloperId?: string;
   name?: string;
   baseId?: string | null;
   developerMode?: boolean;
@@ -74,15 +75,34 @@ export interface PlannedUpdate {
  */
 export function planUpdates(existing: readonly ProjectRef[], updates: readonly ProjectUpdate[]): PlannedUpdate[] {
   const projects = new Map(existing.filter((c) => c.kind === 'project').map((c) => [c.developerId, c]));
+  const held = new Map(existing.map((c) => [c.developerId, c]));
+  const newIds = new Map<string, number>();
   return updates.map((update, index) => {
     const at = `updates[${index}]`;
     const project = projects.get(update.developerId);
     if (!project) throw notFound(projectNotFound(update.developerId));
     const changes: ProjectChanges = {};
+    const wanted = update.newDeveloperId;
+    if (wanted !== undefined && wanted !== project.developerId) {
+      // One namespace for projects and bases; a swap of two IDs takes two requests.
+      const holder = held.get(wanted);
+      if (holder) {
+        throw conflict(
+          `${at}.newDeveloperId: ${label[holder.kind]} with developer ID ${wanted} already exists in workspace`,
+        );
+      }
+      const other = newIds.get(wanted);
+      if (other !== undefined) {
+        throw badRequest(`${at}.newDeveloperId: developer ID '${wanted}' is also given to updates[${other}]`);
+      }
+      newIds.set(wanted, index);
+      changes.developer_id = wanted;
+    }
     if (update.name !== undefined) changes.name = update.name;
     if (update.developerMode !== undefined) changes.developer_mode = update.developerMode ? 1 : 0;
     const after: ProjectRef = {
       ...project,
+      developerId: changes.developer_id ?? project.developerId,
       name: update.name ?? project.name,
       developerMode: update.developerMode ?? project.developerMode,
     };

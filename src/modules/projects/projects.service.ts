@@ -172,7 +172,10 @@ export function createProjectsService(deps: ProjectsDeps) {
 
     createBases: (scope: WriteScope, bases: readonly NewBaseInput[]) => create(scope, 'base', bases),
 
-    /** Renames projects, connects them to a base or disconnects them (null), switches developer mode. */
+    /**
+     * Renames projects, gives them new developer IDs, connects them to a base or disconnects them
+     * (null), switches developer mode.
+     */
     async updateProjects(scope: WriteScope, updates: readonly ProjectUpdate[]): Promise<void> {
       const { workspaceId } = scope;
       assertDistinctIds(
@@ -185,10 +188,12 @@ export function createProjectsService(deps: ProjectsDeps) {
         const developerIdOf = developerIdsOf(all);
         const changes: Change[] = [];
         for (const { project, after, newBaseId } of plans) {
+          // A new developer ID is recorded as `renamed`; the history follows the project's row.
+          const renamed = after.developerId !== project.developerId;
           const change = changeOf(
-            containerIdentity(project),
-            fieldsOf(project, developerIdOf),
-            fieldsOf(after, developerIdOf),
+            containerIdentity(after),
+            { ...fieldsOf(project, developerIdOf), ...(renamed && { developerId: project.developerId }) },
+            { ...fieldsOf(after, developerIdOf), ...(renamed && { developerId: after.developerId }) },
           );
           if (change) changes.push(change);
           // `baseTextItemId` always names an item of the connected base.

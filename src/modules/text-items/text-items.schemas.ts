@@ -21,6 +21,9 @@ export const TextItemRecord = Type.Object({
   ),
   baseTextItemId: Nullable(Type.String({ description: 'Developer ID of the base text item this item derives from' })),
   blockName: Nullable(Type.String({ description: 'Name of the block the item belongs to' })),
+  blockId: Nullable(
+    Type.String({ description: 'Developer ID of the block the item belongs to (unique within its project)' }),
+  ),
   componentId: Nullable(
     Type.String({ description: 'Developer ID of the component this item is a linked instance of' }),
   ),
@@ -113,7 +116,17 @@ export function textItemSchemas(limits: Limits) {
     {
       updates: Type.Array(
         Type.Object(
-          { developerId: DeveloperId, ...c.UpdateFields, blockId: Type.Optional(BlockId) },
+          {
+            developerId: DeveloperId,
+            ...c.UpdateFields,
+            blockId: Type.Optional(BlockId),
+            projectId: Type.Optional(
+              Type.String({
+                description:
+                  'Developer ID of another project to move the item to (a project, not a base): it goes to the end of that project, into `blockId` (a block of the new project) or, without `blockId`, outside blocks',
+              }),
+            ),
+          },
           { additionalProperties: false },
         ),
         { minItems: 1, ...batch },

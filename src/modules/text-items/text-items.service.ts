@@ -27,6 +27,7 @@ import {
   parseFilter,
   plannedCreate,
   plannedUpdates,
+  pluralFormsOfRenameTargets,
   requireTexts,
   showInstances,
   type TextsImport,
@@ -177,10 +178,20 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const entities = await showInstances(trx, workspaceId, items);
     const names = { variants: [], variables };
     const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
-    const projectIds = [...new Set(entities.map(({ entity }) => entity.projectId))];
+    // Moves to other projects: every container, and the blocks of the projects moved to.
+    const moving = updates.some((u) => (u as { projectId?: string }).projectId !== undefined);
+    const containers = moving ? await deps.projects.listProjectRefs(trx, workspaceId) : [];
+    const containerByDeveloperId = new Map(containers.map((c) => [c.developerId, c]));
+    const containerById = new Map(containers.map((c) => [c.id, c]));
+    const targetIds = updates.flatMap((u) => {
+      const target = containerByDeveloperId.get((u as { projectId?: string }).projectId ?? '');
+      return target ? [target.id] : [];
+    });
+    const projectIds = [...new Set([...entities.map(({ entity }) => entity.projectId), ...targetIds])];
     const blocks = await deps.blocks.loadBlocks(trx, workspaceId, projectIds);
     const byKey = new Map([...blocks.values()].map((b) => [`${b.projectId}:${b.developerId}`, b]));
     const existing = await takenPluralIds(trx, workspaceId, 'text_item', updates, variant);
+    const forms = await pluralFormsOfRenameTargets(trx, workspaceId, 'text_item', updates);
     const positions = new Map<number, number>();
     if (moves) {
       for (const projectId of projectIds) {
@@ -190,6 +201,10 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const plans = plan(variant, context, {
       entities: new Map(entities.map(({ entity }) => [entity.developerId, entity])),
       blockOf: (projectId, developerId) => byKey.get(`${projectId}:${developerId}`),
+      projectOf: (developerId) => containerByDeveloperId.get(developerId),
+      containerOf: (rowId) => containerById.get(rowId),
+      formsOf: (developerId) => forms.get(developerId),
+      ...(deps.maxTags !== undefined && { maxTags: deps.maxTags }),
       componentIds: new Map(
         entities.flatMap(({ component }) => (component ? [[component.id, component.developerId]] : [])),
       ),
@@ -241,7 +256,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
       input,
       input.updates,
       input.updates.flatMap((u) => u.variables ?? []),
-      input.updates.some((u) => u.blockId !== undefined),
+      input.updates.some((u) => u.blockId !== undefined || u.projectId !== undefined),
       (variant, context, targets) => planTextItemUpdates(input.updates, variant, context, targets),
       ifMatch,
     );

@@ -1,6 +1,7 @@
 import type { VariantRow } from '../../db/schema.js';
 import { type AppError, badRequest, notFound } from '../../http/errors.js';
 import type { BlockRef } from '../blocks/blocks.service.js';
+import { type ProjectRef, projectNotFound } from '../projects/projects.service.js';
 import {
   type ContentUpdateInput,
   type PluralForm,
@@ -19,6 +20,8 @@ export const textItemNotFound = (developerId: string) =>
 
 export interface TextItemUpdate extends ContentUpdateInput {
   blockId?: string | null;
+  /** Another project to move the item to. */
+  projectId?: string;
 }
 
 /** What the updates of one PATCH or PUT are checked against, loaded by the service. */
@@ -26,6 +29,12 @@ export interface UpdateTargets {
   entities: ReadonlyMap<string, TextItem>;
   /** A block of the project (row id) by developer ID. */
   blockOf: (projectId: number, developerId: string) => BlockRef | undefined;
+  /** A project or base by developer ID, and by row id (the containers of the items). */
+  projectOf: (developerId: string) => ProjectRef | undefined;
+  containerOf: (rowId: number) => ProjectRef | undefined;
+  /** The plural forms of a text item, by developer ID, for new developer IDs that look like plural records. */
+  formsOf?: (developerId: string) => ReadonlySet<PluralForm> | undefined;
+  maxTags?: number;
   /** Component developer ID by row id, for the items that are linked instances. */
   componentIds: ReadonlyMap<number, string>;
   /** Whether a text item has the developer ID (plural-record collisions). */
@@ -48,7 +57,10 @@ export function planTextItemUpdates(
 ): UpdatePlan[] {
   return planUpdates(updates, targets.entities, variant, context, {
     notFound: textItemNotFound,
+    label: 'Text item',
     exists: targets.exists,
+    ...(targets.formsOf && { formsOf: targets.formsOf }),
+    ...(targets.maxTags !== undefined && { maxTags: targets.maxTags }),
     check: (u, entity, at) => {
       const { componentId } = entity as TextItem;
       if (componentId !== null && (u.text !== undefined || u.plurals !== undefined)) {
@@ -61,6 +73,8 @@ export function planTextItemUpdates(
       if (error) throw error;
     },
     own: (u, entity, at): TextFieldChanges => {
+      const moved = u.projectId === undefined ? null : toProject(u, entity as TextItem, targets, at);
+      if (moved) return moved;
       if (u.blockId === undefined) return {};
       const { projectId } = entity as TextItem;
       let blockId: number | null = null;
@@ -73,6 +87,33 @@ export function planTextItemUpdates(
       return { blockId, position: targets.takePosition(projectId) };
     },
   });
+}
+
+/**
+ * An update's `projectId`: the item moves to the end of another project, into the named block of
+ * that project or outside blocks. It keeps the base text item it derives from only when the new
+ * project is connected to the same base. Null when `projectId` names the item's own project
+ * (then `blockId` means what it always means).
+ */
+function toProject(u: TextItemUpdate, item: TextItem, targets: UpdateTargets, at: string): TextFieldChanges | null {
+  const target = targets.projectOf(u.projectId as string);
+  if (target?.kind !== 'project') throw badRequest(`${at}.projectId: ${projectNotFound(u.projectId as string)}`);
+  if (target.id === item.projectId) return null;
+  const from = targets.containerOf(item.projectId);
+  if (from?.kind === 'base') {
+    throw badRequest(
+      `${at}.projectId: text item ${item.developerId} belongs to base ${from.developerId}; the items of a base stay in it`,
+    );
+  }
+  let blockId: number | null = null;
+  if (u.blockId != null) {
+    const block = targets.blockOf(target.id, u.blockId);
+    if (!block) throw badRequest(`${at}.blockId: Block id not found in project ${target.developerId}: ${u.blockId}`);
+    blockId = block.id;
+  }
+  const changes: TextFieldChanges = { projectId: target.id, blockId, position: targets.takePosition(target.id) };
+  if (item.baseTextItemId !== null && target.baseId !== (from?.baseId ?? null)) changes.baseTextItemId = null;
+  return changes;
 }
 
 const cannotRemove = (developerId: string, forms: readonly string[]) =>

@@ -104,6 +104,7 @@ export function textColumns(changes: TextFieldChanges): TextChanges {
   const set = <K extends keyof TextChanges>(column: K, value: TextChanges[K] | undefined) => {
     if (value !== undefined) out[column] = value;
   };
+  set('developer_id', changes.developerId);
   set('text', changes.text);
   set('rich_text', changes.richText);
   if (changes.plurals !== undefined) out.plurals = serializePlurals(changes.plurals);
@@ -115,6 +116,7 @@ export function textColumns(changes: TextFieldChanges): TextChanges {
   if (changes.integrated !== undefined) out.integrated = changes.integrated ? 1 : 0;
   set('name', changes.name);
   set('folder_id', changes.folderId);
+  set('project_id', changes.projectId);
   set('block_id', changes.blockId);
   set('position', changes.position);
   set('base_text_item_id', changes.baseTextItemId);

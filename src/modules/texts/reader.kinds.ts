@@ -172,9 +172,9 @@ export async function readTextItems(
             ? null
             : (byRowId.get(own.baseId)?.developerId ?? '');
       const derivesFrom = item.baseTextItemId === null ? null : (baseItems.get(item.baseTextItemId) ?? null);
-      const block = item.blockId === null ? null : (blocks.get(item.blockId)?.name ?? null);
+      const block = item.blockId === null ? null : (blocks.get(item.blockId) ?? null);
       const component = item.componentId === null ? null : (components.get(item.componentId) ?? null);
-      return `"projectId":${str(own.developerId)},"baseId":${str(baseId)},"baseTextItemId":${str(derivesFrom)},"blockName":${str(block)},"componentId":${str(component)}`;
+      return `"projectId":${str(own.developerId)},"baseId":${str(baseId)},"baseTextItemId":${str(derivesFrom)},"blockName":${str(block?.name ?? null)},"blockId":${str(block?.developerId ?? null)},"componentId":${str(component)}`;
     },
   };
 }

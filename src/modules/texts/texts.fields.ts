@@ -216,6 +216,13 @@ function recordChange<E>(
   if (before === after) return null;
   let was: Record<string, unknown> | null = null;
   let is: Record<string, unknown> | null = null;
+  // A new developer ID: the record's own row, so its history goes on under the new ID (`renamed`).
+  const renamed = (before as { developerId?: string }).developerId;
+  const renamedTo = (after as { developerId?: string }).developerId;
+  if (renamed !== renamedTo) {
+    was = { developerId: renamed };
+    is = { developerId: renamedTo };
+  }
   for (const f of fields) {
     if (f.value(before) === f.value(after)) continue;
     was ??= {};
@@ -223,8 +230,16 @@ function recordChange<E>(
     was[f.name] = shownValue(f, before, lookups);
     is[f.name] = shownValue(f, after, lookups);
   }
-  return was && is ? changeOf(identity, was, is) : null;
+  if (!was || !is) return null;
+  const change = changeOf(identity, was, is);
+  // Only where the record lives changed (another project, block or folder): `moved`.
+  if (change?.action === 'updated' && Object.keys(change.fields).every((name) => PLACEMENT.has(name))) {
+    change.action = 'moved';
+  }
+  return change;
 }
+
+const PLACEMENT = new Set(['projectId', 'blockId', 'folderId']);
 
 const fieldsOf = (kind: TextKind) =>
   (kind === 'component' ? COMPONENT_FIELDS : TEXT_ITEM_FIELDS) as readonly Field<TextEntity>[];

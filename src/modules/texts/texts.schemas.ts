@@ -59,6 +59,26 @@ export function contentSchemas(limits: Limits) {
     characterLimit: Type.Optional(CharacterLimit),
     integrated: Type.Optional(Type.Boolean()),
     variables: Type.Optional(Variables),
+    addTags: Type.Optional(
+      Type.Array(Type.String({ maxLength: limits.tagChars }), {
+        maxItems: limits.tags,
+        description:
+          'Tags to add to those the text has (after `tags`, when both are given); a tag it has already is left as it is',
+      }),
+    ),
+    removeTags: Type.Optional(
+      Type.Array(Type.String({ maxLength: limits.tagChars }), {
+        maxItems: limits.tags,
+        description: 'Tags to remove (after `tags` and `addTags`); a tag the text does not have is no error',
+      }),
+    ),
+    newDeveloperId: Type.Optional(
+      Type.String({
+        pattern: DEVELOPER_ID_PATTERN,
+        description:
+          'A new developer ID (409 when another record of the kind has it); the record keeps its history, ETag rules and references',
+      }),
+    ),
   };
   /** The body-level options of a PATCH (and of the deprecated PUT /textItems). */
   const UpdateOptions = {

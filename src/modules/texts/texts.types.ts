@@ -103,9 +103,9 @@ export type NewText = Omit<Component, 'id'> | Omit<TextItem, 'id'>;
 /** The fields an update or a cascade may change; the rest of a text is fixed once created. */
 export type TextFieldChanges = Partial<
   TextValue &
-    Pick<TextCommon, 'tags' | 'integrated'> &
+    Pick<TextCommon, 'developerId' | 'tags' | 'integrated'> &
     Pick<Component, 'name' | 'folderId'> &
-    Pick<TextItem, 'blockId' | 'position' | 'baseTextItemId' | 'componentId'>
+    Pick<TextItem, 'projectId' | 'blockId' | 'position' | 'baseTextItemId' | 'componentId'>
 >;
 
 /** Which records of one text a request wants: its base text and which of its variant values. */

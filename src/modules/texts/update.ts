@@ -1,6 +1,6 @@
 import type { Executor, VariantRow } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
-import { type AppError, badRequest } from '../../http/errors.js';
+import { type AppError, badRequest, conflict } from '../../http/errors.js';
 import type { Change } from '../changes/index.js';
 import {
   assigneeId,
@@ -17,7 +17,7 @@ import {
 import { textColumns, variantValueRow } from './entities.js';
 import { baseOwner, type Owner } from './records.js';
 import * as repo from './texts.repository.js';
-import type { PluralText, TextEntity, TextFieldChanges, VariantValue } from './texts.types.js';
+import type { PluralForm, PluralText, TextEntity, TextFieldChanges, VariantValue } from './texts.types.js';
 
 /**
  * The PATCH of components and text items: only provided fields change, with a body-level
@@ -35,6 +35,12 @@ export interface ContentUpdateInput {
   characterLimit?: number | null;
   integrated?: boolean;
   variables?: string[];
+  /** Tags to add (after `tags`, when both are given): each one the text lacks goes at the end. */
+  addTags?: string[];
+  /** Tags to remove (after `tags` and `addTags`); one the text lacks is no error. */
+  removeTags?: string[];
+  /** A new developer ID for the text (its history follows it). */
+  newDeveloperId?: string;
 }
 
 /** What one update writes: base fields, the body's variant value, the listed variables. */
@@ -47,8 +53,14 @@ export interface UpdatePlan {
 
 export interface UpdateRules<U> {
   notFound: (developerId: string) => AppError;
-  /** Whether a text of this kind has the developer ID (plural-record collisions). */
+  /** `Component`, `Text item`: how a message names the kind. */
+  label: string;
+  /** Whether a text of this kind has the developer ID (plural-record collisions, new developer IDs). */
   exists: (developerId: string) => boolean;
+  /** The plural forms of a text of this kind, by developer ID, for the new developer IDs that look like plural records. */
+  formsOf?: (developerId: string) => ReadonlySet<PluralForm> | undefined;
+  /** At most this many tags on a text (`addTags` may not go beyond). */
+  maxTags?: number;
   /** Checks of the kind that come before the fields (an instance's text is its component's). */
   check?: (update: U, entity: TextEntity, at: string) => void;
   /** The kind's own fields of one update (folder, block), checked. */
@@ -113,6 +125,7 @@ export function planUpdates<U extends ContentUpdateInput>(
   rules: UpdateRules<U>,
 ): UpdatePlan[] {
   const seen = new Set<string>();
+  const newIds = new Map<string, number>();
   return updates.map((u, index): UpdatePlan => {
     const at = `updates[${index}]`;
     if (seen.has(u.developerId)) {
@@ -150,20 +163,55 @@ export function planUpdates<U extends ContentUpdateInput>(
       if (u.characterLimit !== undefined) changes.characterLimit = next.characterLimit;
     }
     if (u.tags !== undefined) changes.tags = u.tags;
+    const tags = editedTags(entity.tags, u, at, rules.maxTags);
+    if (tags) changes.tags = tags;
     if (u.integrated !== undefined) changes.integrated = u.integrated;
+    const renamed = u.newDeveloperId !== undefined && u.newDeveloperId !== entity.developerId;
+    if (renamed) {
+      const wanted = u.newDeveloperId as string;
+      const other = newIds.get(wanted);
+      if (other !== undefined) {
+        throw badRequest(`${at}.newDeveloperId: developer ID '${wanted}' is also given to updates[${other}]`);
+      }
+      if (rules.exists(wanted)) {
+        throw conflict(`${at}.newDeveloperId: ${rules.label} with developer ID ${wanted} already exists in workspace`);
+      }
+      newIds.set(wanted, index);
+      changes.developerId = wanted;
+    }
     if (rules.own) Object.assign(changes, rules.own(u, entity, at));
     const variables = u.variables === undefined ? null : variableIds(context, u.variables, `${at}.variables`);
 
     // Only these updates are asked about: `takenPluralIds` loads the taken ids for no others.
-    if (pluralsChange) {
+    if (pluralsChange || renamed) {
       const variantPlurals = entity.variants.map((v) => (v.variantId === variantValue?.variantId ? null : v.plurals));
       const forms = pluralFormsOf([basePlurals, variantValue?.plurals, ...variantPlurals]);
-      const collision = pluralCollision(u.developerId, forms, rules.exists, () => undefined);
-      if (collision) throw badRequest(`${at}: ${collision}`);
+      const developerId = changes.developerId ?? u.developerId;
+      const formsOf = renamed ? (rules.formsOf ?? (() => undefined)) : () => undefined;
+      const collision = pluralCollision(developerId, forms, rules.exists, formsOf);
+      if (collision) throw (renamed ? conflict : badRequest)(`${at}${renamed ? '.newDeveloperId' : ''}: ${collision}`);
     }
 
     return { entity, changes, variantValue, variables };
   });
+}
+
+/**
+ * The tags an update's `addTags` and `removeTags` leave (applied after `tags`), or null when it
+ * has neither or they change nothing.
+ */
+function editedTags(current: readonly string[], u: ContentUpdateInput, at: string, maxTags?: number): string[] | null {
+  if (u.addTags === undefined && u.removeTags === undefined) return null;
+  const start = u.tags ?? current;
+  const tags = [...start];
+  for (const tag of u.addTags ?? []) if (!tags.includes(tag)) tags.push(tag);
+  const removed = new Set(u.removeTags ?? []);
+  const left = tags.filter((tag) => !removed.has(tag));
+  if (maxTags !== undefined && left.length > maxTags) {
+    throw badRequest(`${at}.addTags: a text has at most ${maxTags} tags; this would leave ${left.length}`);
+  }
+  const same = left.length === start.length && left.every((tag, i) => tag === start[i]);
+  return same && u.tags === undefined ? null : left;
 }
 
 /** Writes checked plans: changed columns, the variant values of `variant`, replaced variable lists. */

@@ -5,13 +5,14 @@ import { conflict } from '../../http/errors.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Change, PlannedWrite, WritePath } from '../changes/index.js';
 import type { VariantsService } from '../variants/variants.service.js';
+import { pluralFormsOf } from './content.js';
 import type { WriteContextDeps } from './context.js';
-import { PLURAL_FORMS } from './plurals.js';
+import { PLURAL_FORMS, splitPluralRecordId } from './plurals.js';
 import type { TextCascades } from './texts.cascades.js';
 import type { FieldLookups } from './texts.fields.js';
 import { textChanges } from './texts.fields.js';
 import { existingDeveloperIds, loadTextsByDeveloperIds } from './texts.repository.js';
-import type { TextEntity, TextKind, TextOfKind, TextsReader } from './texts.types.js';
+import type { PluralForm, TextEntity, TextKind, TextOfKind, TextsReader } from './texts.types.js';
 import { applyUpdatePlans, type UpdatePlan, updatedEntity } from './update.js';
 
 /*
@@ -27,6 +28,8 @@ export interface TextsServiceDeps extends WriteContextDeps {
   texts: Pick<TextCascades, 'lookupsFor'>;
   accounts: Pick<AccountsService, 'userIdsByEmail' | 'supSubEnabled'>;
   variants: Pick<VariantsService, 'resolveVariants' | 'ensureVariant'>;
+  /** At most this many tags on a text (the `LIMIT_TAGS` setting): what `addTags` may not go beyond. */
+  maxTags?: number;
 }
 
 /** A create as the write path takes it: the change of each new text; its result, the developer IDs. */
@@ -65,10 +68,11 @@ export async function requireTexts<K extends TextKind>(
   return entities;
 }
 
-/** An update as far as plural forms go: PATCH's list, PUT's operations. */
+/** An update as far as plural forms go: PATCH's list, PUT's operations; and a new developer ID. */
 export interface PluralsUpdate {
   developerId: string;
   plurals?: unknown;
+  newDeveloperId?: string;
 }
 
 /**
@@ -84,9 +88,31 @@ export function takenPluralIds(
   variant: VariantRow | null,
 ): Promise<Set<string>> {
   const adding = variant ? updates : updates.filter((u) => u.plurals !== undefined);
-  if (adding.length === 0) return Promise.resolve(new Set());
+  // A new developer ID must be free, and so must the plural records it brings.
+  const renames = updates.flatMap((u) => (u.newDeveloperId === undefined ? [] : [u.newDeveloperId]));
+  if (adding.length === 0 && renames.length === 0) return Promise.resolve(new Set());
   const pluralIds = adding.flatMap((u) => PLURAL_FORMS.map((form) => `${u.developerId}_${form}`));
+  for (const id of renames) pluralIds.push(id, ...PLURAL_FORMS.map((form) => `${id}_${form}`));
   return existingDeveloperIds(trx, workspaceId, kind, pluralIds);
+}
+
+/**
+ * The plural forms of the texts whose plural records the new developer IDs of a batch would take
+ * (`cart_one` names the `one` record of `cart`), by their developer ID.
+ */
+export async function pluralFormsOfRenameTargets(
+  trx: Executor,
+  workspaceId: number,
+  kind: TextKind,
+  updates: readonly PluralsUpdate[],
+): Promise<Map<string, Set<PluralForm>>> {
+  const bases = updates.flatMap((u) => {
+    const split = u.newDeveloperId === undefined ? null : splitPluralRecordId(u.newDeveloperId);
+    return split ? [split.base] : [];
+  });
+  if (bases.length === 0) return new Map();
+  const texts = await loadTextsByDeveloperIds(trx, workspaceId, kind, bases);
+  return new Map(texts.map((t) => [t.developerId, pluralFormsOf([t.plurals, ...t.variants.map((v) => v.plurals)])]));
 }
 
 /** A checked batch of updates as the write path takes it: the change of each text (after the variant created for it, if any) and how to store them. */

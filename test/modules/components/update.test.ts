@@ -234,7 +234,7 @@ describe('PATCH /v2/components errors, all or nothing', () => {
         },
         "updates[1].plurals[1].form: plural form 'one' appears more than once",
       ],
-      [{ developerId: 'cart', name: 'renamed' }, 'updates[1].name is not a known field'],
+      [{ developerId: 'cart', color: 'red' }, 'updates[1].color is not a known field'],
     ];
     for (const [update, message, status] of cases) {
       expect(await patchError(ws, { updates: [good, update] }, status)).toBe(message);

@@ -194,8 +194,8 @@ describe('PATCH /v2/projects', () => {
     });
     expect(repeated.status).toBe(400);
     expect(repeated.body.message).toBe("updates[1].developerId: duplicate developer ID 'web'");
-    const unknownField = await ws.api.patch('projects', { updates: [{ developerId: 'web', newDeveloperId: 'x' }] });
-    expect(unknownField.body.message).toBe('updates[0].newDeveloperId is not a known field');
+    const unknownField = await ws.api.patch('projects', { updates: [{ developerId: 'web', color: 'red' }] });
+    expect(unknownField.body.message).toBe('updates[0].color is not a known field');
   });
 
   it('writes nothing when the last update is bad', async () => {

@@ -42,6 +42,7 @@ describe('POST /v2/textItems', () => {
       baseId: 'core',
       baseTextItemId: 'core-b',
       blockName: 'Footer',
+      blockId: 'footer',
       notes: 'Cart count',
       tags: ['shop'],
       characterLimit: 20,

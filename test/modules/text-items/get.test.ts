@@ -41,6 +41,7 @@ describe('GET /v2/textItems records', () => {
         baseId: 'core',
         baseTextItemId: 'core-a',
         blockName: 'Header',
+        blockId: 'header',
         status: 'REVIEW',
       }),
     ]);

@@ -49,7 +49,7 @@ describe('POST /v2/components/publish', () => {
 
     const components = (await ws.api.get(`components?filter=${encodeURIComponent(JSON.stringify(allVariants))}`)).body;
     const itemRecords = before.filter((r) => r.id.startsWith('cart'));
-    const strip = ({ projectId, baseId, baseTextItemId, blockName, componentId, ...rest }: any) => rest;
+    const strip = ({ projectId, baseId, baseTextItemId, blockName, blockId, componentId, ...rest }: any) => rest;
     expect(components).toEqual(itemRecords.map((r) => ({ ...strip(r), folderId: 'shop', name: 'Cart count' })));
 
     const after = await list(ws, { ...web, ...allVariants });

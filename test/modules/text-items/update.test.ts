@@ -46,8 +46,8 @@ describe('PATCH /v2/textItems: only provided fields change', () => {
     ['notes', null, set(isBase, 'notes', '')],
     ['characterLimit', 99, set(isBase, 'characterLimit', 99)],
     ['integrated', true, set(isCart, 'integrated', true)],
-    ['blockId', 'footer', set(isCart, 'blockName', 'Footer')],
-    ['blockId', null, set(isCart, 'blockName', null)],
+    ['blockId', 'footer', (r) => set(isCart, 'blockId', 'footer')(set(isCart, 'blockName', 'Footer')(r))],
+    ['blockId', null, (r) => set(isCart, 'blockId', null)(set(isCart, 'blockName', null)(r))],
   ];
 
   it.each(cases)('%s = %j changes only that field', async (field, value, expected) => {
