@@ -295,7 +295,7 @@ function HistoryView({
     );
   if (!changes) return <p aria-busy="true">Loading history…</p>;
   return (
-    <div className="history-view">
+    <section className="history-view" aria-label={record ? 'Changes of this record' : 'Recent changes'}>
       <div role="status">{done && <p className="notice">{done}</p>}</div>
       {error && (
         <p role="alert" className="error">
@@ -321,7 +321,7 @@ function HistoryView({
           Older changes
         </button>
       )}
-    </div>
+    </section>
   );
 }
 
