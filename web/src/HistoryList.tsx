@@ -77,13 +77,7 @@ interface LinkProps {
  */
 export function HistoryList({ kind, developerId, ...links }: { kind?: string; developerId?: string } & LinkProps) {
   const filters = useMemo(() => (kind && developerId ? { kind, id: developerId } : {}), [kind, developerId]);
-  if (!developerId)
-    return (
-      <main className="page history-page">
-        <h1>History</h1>
-        <HistoryView filters={filters} {...links} />
-      </main>
-    );
+  if (!developerId) return <HistoryPage filters={filters} {...links} />;
   return (
     <section className="history" aria-label={`History of ${kindName(kind ?? '')} ${developerId}`}>
       <h2>History</h2>
