@@ -13,7 +13,7 @@ import { Type } from 'typebox';
 import type { Config, Timeouts } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Role } from './db/schema.js';
-import { registerAuth } from './http/auth.js';
+import { registerAuth, registerRevisionHeader } from './http/auth.js';
 import { httpCache } from './http/cache/index.js';
 import { answerClientError } from './http/client-errors.js';
 import { registerErrorHandling } from './http/error-handler.js';
@@ -162,6 +162,7 @@ export async function buildApp(deps: AppDeps) {
   registerErrorHandling(app);
   await app.register(cookie);
   registerAuth(app, services.accounts, services.people, await registerRateLimits(app, config));
+  registerRevisionHeader(app);
   registerStorableText(app);
 
   await app.register(swagger, {

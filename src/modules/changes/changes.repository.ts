@@ -40,6 +40,7 @@ const COLUMNS = [
   'variant_id',
   'action',
   'fields',
+  'revision',
 ] as const;
 
 /** Writes a write's changes, a row per record (see `storedRows`). */
@@ -48,6 +49,7 @@ export async function insertChanges(
   scope: WriteScope,
   changes: readonly Change[],
   at: string,
+  revision: number | null = null,
 ): Promise<void> {
   const { workspaceId, actor } = scope;
   await bulkInsert(
@@ -65,6 +67,7 @@ export async function insertChanges(
       c.variantId,
       c.action,
       fields,
+      revision,
     ]),
   );
 }
@@ -75,6 +78,8 @@ export interface ChangesQuery {
   since?: string;
   until?: string;
   actor?: string;
+  /** Only the changes of the write that made this workspace revision. */
+  revision?: number;
   /** Only changes older than this change id (the cursor). */
   beforeId?: number;
   /** Only changes whose ids fall in one of these inclusive ranges (what a webhook event carries). */
@@ -93,6 +98,7 @@ function recordedOfRow(row: Selectable<Database['changes']>): RecordedChange[] {
       at: row.at,
       actor: row.actor,
       keyId: row.key_id,
+      revision: row.revision === null ? null : String(row.revision),
       kind: row.kind as RecordedChange['kind'],
       developerId: row.developer_id,
       variantId: part.variantId,
@@ -126,6 +132,7 @@ export async function listChanges(db: Executor, workspaceId: number, query: Chan
   if (query.since !== undefined) select = select.where('at', '>=', query.since);
   if (query.until !== undefined) select = select.where('at', '<', query.until);
   if (query.actor !== undefined) select = select.where(sql<string>`lower(actor)`, '=', query.actor.toLowerCase());
+  if (query.revision !== undefined) select = select.where('revision', '=', query.revision);
   const { beforeId, ranges } = query;
   // Every row read holds at least one change the query keeps, so `limit` rows are enough.
   if (beforeId !== undefined) {

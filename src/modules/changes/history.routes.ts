@@ -13,6 +13,11 @@ const HistoryQuery = Type.Object({
   since: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time, inclusive' })),
   until: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time, exclusive' })),
   actor: Type.Optional(Type.String({ description: 'Email of the user who made the change (any case)' })),
+  revision: Type.Optional(
+    Type.String({
+      description: 'A workspace revision: only the changes of the write that made it (`Copydesk-Revision`)',
+    }),
+  ),
   limit: Type.Optional(Type.Integer({ description: `Changes per page, default 100, at most ${HISTORY_MAX_LIMIT}` })),
   cursor: Type.Optional(Type.String({ description: 'The `nextCursor` of the previous page' })),
 });
@@ -24,6 +29,12 @@ const RecordedChange = Type.Object({
   at: Type.String({ description: 'When the write committed (ISO 8601, UTC)' }),
   actor: Type.String({ description: 'Email of the user (or `cli` for the administrator tool)' }),
   keyId: Nullable(Type.String({ description: 'The API key used, null for a web session or the CLI' })),
+  revision: Nullable(
+    Type.String({
+      description:
+        'The workspace revision the write made, shared by all its changes (null for changes recorded before revisions were)',
+    }),
+  ),
   kind: Type.Unsafe<string>({ type: 'string', enum: [...CHANGE_KINDS] }),
   developerId: Type.String({ description: 'The record after the write (before it, for a delete)' }),
   variantId: Nullable(Type.String({ description: 'The variant, when a variant value changed' })),

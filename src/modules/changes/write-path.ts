@@ -67,18 +67,21 @@ export function createWritePath(db: Kysely<Database>): WritePath {
     async write(scope, plan) {
       underWay += 1;
       try {
-        const { result, revision } = await db.transaction().execute(async (trx) => {
+        const { result, revision, changed } = await db.transaction().execute(async (trx) => {
           const revision = await advanceRevision(trx, scope.workspaceId);
           const planned = await plan(trx);
           await planned.apply?.(trx);
           if (planned.changes.length > 0) {
             const at = new Date().toISOString();
-            await insertChanges(trx, scope, planned.changes, at);
+            await insertChanges(trx, scope, planned.changes, at, revision ?? null);
             for (const subscriber of subscribers) await subscriber(trx, scope, planned.changes, at);
           }
-          return { result: planned.result, revision };
+          return { result: planned.result, revision, changed: planned.changes.length > 0 };
         });
-        if (revision !== undefined) committed(scope.workspaceId, revision);
+        if (revision !== undefined) {
+          committed(scope.workspaceId, revision);
+          if (changed) scope.onCommitted?.(revision);
+        }
         return result;
       } finally {
         underWay -= 1;
