@@ -170,7 +170,7 @@ export function ImportPage({ data, canEdit }: { data: WorkspaceData; canEdit: bo
           </select>
         </label>
         <label>
-          New texts go into
+          Place new texts in
           <select name="place" key={target} defaultValue="">
             <option value="">{target === 'library' ? 'The library root' : 'No block (the end of the project)'}</option>
             {places.map((p) => (
