@@ -68,8 +68,8 @@ function FieldValue({
   if (WORD_FIELDS.has(field) || field === 'richText') {
     const read = (v: unknown) => (field === 'richText' && typeof v === 'string' ? htmlToText(v) : asText(v));
     const [was, now] = [read(before), read(after)];
-    if (action === 'created') return <span>{now}</span>;
-    if (action === 'deleted') return <del>{was}</del>;
+    if (action === 'created') return <span>{now || 'none'}</span>;
+    if (action === 'deleted') return was ? <del>{was}</del> : <span>none</span>;
     if (field === 'richText' && was === now) return <span>{now} (formatting changed)</span>;
     return <WordDiff before={was} after={now} />;
   }
