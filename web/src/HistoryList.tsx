@@ -69,6 +69,8 @@ interface LinkProps {
   onOpenRecord?: (kind: string, developerId: string) => void;
   /** Called after a restore, when the restored record may be on screen elsewhere. */
   onRestored?: () => void;
+  /** False for a viewer: no restore buttons (default true). */
+  canEdit?: boolean;
 }
 
 /**
@@ -236,6 +238,7 @@ function HistoryView({
   onNavigate,
   onOpenRecord,
   onRestored,
+  canEdit = true,
 }: { filters: HistoryFilters; record?: boolean } & LinkProps) {
   const [changes, setChanges] = useState<Change[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
@@ -306,7 +309,7 @@ function HistoryView({
             names={names}
             onNavigate={onNavigate}
             onOpenRecord={onOpenRecord}
-            onRestored={restored}
+            onRestored={canEdit ? restored : undefined}
           />
         ))}
       </ol>
@@ -334,7 +337,7 @@ function HistoryEntry({
   names: ReadonlyMap<string, string>;
   onNavigate?: (path: string) => void;
   onOpenRecord?: (kind: string, developerId: string) => void;
-  onRestored: (message: string) => void;
+  onRestored?: (message: string) => void;
 }) {
   const head = (
     <>
@@ -400,14 +403,15 @@ function RecordChanges({
   record: Entry['records'][number];
   names: ReadonlyMap<string, string>;
   onOpenRecord?: (kind: string, developerId: string) => void;
-  onRestored: (message: string) => void;
+  /** Without it, no restore button. */
+  onRestored?: (message: string) => void;
 }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const main = record.changes.find((c) => c.variantId === null) ?? record.changes[0];
   const deleted = record.changes.some((c) => c.action === 'deleted');
   const restore = async () => {
-    if (!main) return;
+    if (!main || !onRestored) return;
     setBusy(true);
     setProblem(null);
     try {
@@ -429,7 +433,7 @@ function RecordChanges({
         </div>
       ))}
       <div className="change-actions">
-        {RESTORABLE.has(record.kind) && (
+        {onRestored && RESTORABLE.has(record.kind) && (
           <button type="button" disabled={busy} onClick={() => void restore()}>
             {deleted ? 'Restore' : 'Restore this version'}
           </button>
