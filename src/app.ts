@@ -237,7 +237,7 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(exportsRoutes, { exports: services.exports, limits: config.limits });
       await v2.register(importsRoutes, { imports: services.imports, limits: config.limits });
       await v2.register(swiftDriverRoutes, { swiftDriver: services.swiftDriver, limits: config.limits });
-      await v2.register(historyRoutes, { history: services.history });
+      await v2.register(historyRoutes, { history: services.history, restore: services.restore });
       await v2.register(workspaceRoutes, { workspace: services.workspace });
       await v2.register(webhooksRoutes, { webhooks: services.webhooks, limits: config.limits });
       await v2.register(sessionRoutes, { people: services.people });

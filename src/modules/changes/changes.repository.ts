@@ -203,3 +203,49 @@ export async function idsOfWrite(db: Executor, workspaceId: number, changes: rea
   });
   return ids;
 }
+
+export type ChangeRow = Selectable<Database['changes']>;
+
+/** The stored row that holds a change id, in this workspace only. */
+export async function rowOfChange(db: Executor, workspaceId: number, id: number): Promise<ChangeRow | undefined> {
+  return db
+    .selectFrom('changes')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', rowOfChangeId(id))
+    .executeTakeFirst();
+}
+
+/** The rows of the write that made `revision`, in the write's order. */
+export async function rowsOfRevision(db: Executor, workspaceId: number, revision: number): Promise<ChangeRow[]> {
+  return db
+    .selectFrom('changes')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('revision', '=', revision)
+    .orderBy('id')
+    .execute();
+}
+
+/** Every row of these records from row `fromRow` on, oldest first: what happened to them since. */
+export async function rowsOfRecordsSince(
+  db: Executor,
+  workspaceId: number,
+  refs: readonly string[],
+  fromRow: number,
+): Promise<ChangeRow[]> {
+  if (refs.length === 0) return [];
+  const rows: ChangeRow[] = [];
+  for (let start = 0; start < refs.length; start += 500) {
+    rows.push(
+      ...(await db
+        .selectFrom('changes')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('record_ref', 'in', refs.slice(start, start + 500))
+        .where('id', '>=', fromRow)
+        .execute()),
+    );
+  }
+  return rows.sort((a, b) => a.id - b.id);
+}

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { workspaceOf } from '../../http/auth.js';
+import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { Nullable, withErrors } from '../../http/schemas.js';
 import { CHANGE_ACTIONS, CHANGE_KINDS } from './changes.types.js';
 import { HISTORY_MAX_LIMIT, type HistoryService } from './history.service.js';
+import type { RestoreService } from './restore.service.js';
 
 const HistoryQuery = Type.Object({
   kind: Type.Optional(Type.String({ description: `One of ${CHANGE_KINDS.join(', ')}` })),
@@ -44,7 +45,51 @@ const RecordedChange = Type.Object({
   }),
 });
 
-export const historyRoutes: FastifyPluginAsyncTypebox<{ history: HistoryService }> = async (app, { history }) => {
+const RestoreBody = Type.Object(
+  {
+    changeId: Type.Optional(
+      Type.String({
+        description:
+          'Restore this version: the record goes back to how this change left it (a `deleted` change: the record comes back as it was just before)',
+      }),
+    ),
+    revision: Type.Optional(
+      Type.String({
+        description: 'Undo a whole write: every record it changed goes back to how it was just before it',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const historyRoutes: FastifyPluginAsyncTypebox<{ history: HistoryService; restore?: RestoreService }> = async (
+  app,
+  { history, restore },
+) => {
+  if (restore) {
+    app.post(
+      '/history/restore',
+      {
+        schema: {
+          tags: ['history'],
+          summary: 'Restore a version of a record, or undo a write',
+          description:
+            'Give `changeId` (a change of GET /history) or `revision` (a write, as `Copydesk-Revision` named it). Text items, components, folders, blocks and projects can be restored. The restore is itself one write: it is in history with its own revision, and webhooks are sent for it.',
+          body: RestoreBody,
+          response: withErrors({
+            200: Type.Object({
+              success: Type.Literal(true),
+              revision: Nullable(
+                Type.String({ description: 'The revision the restore made; null when nothing had to change' }),
+              ),
+            }),
+          }),
+        },
+      },
+      (request) => restore.restore(scopeOf(request), request.body),
+    );
+  }
+
   app.get(
     '/history',
     {

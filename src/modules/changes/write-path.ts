@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { advanceRevision, insertChanges } from './changes.repository.js';
@@ -46,16 +47,31 @@ export interface WritePath {
   committed(workspaceId: number, revision: number): void;
   /** Whether a `write` is under way in this process (work that can wait, waits for it). */
   writing(): boolean;
+  /**
+   * One write made of other writes: every `write` that `compose` calls (through the modules'
+   * own services) runs inside this write's transaction, and its changes join this write's, which
+   * records them in the log, tells the subscribers and advances the revision once. A restore is
+   * written this way. `compose` answers the write's result; a step that throws leaves nothing
+   * written.
+   */
+  composed<T>(scope: WriteScope, compose: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+}
+
+/** The write under way in this async context, which the writes of `composed` join. */
+interface Outer {
+  trx: Transaction<Database>;
+  changes: Change[];
 }
 
 export function createWritePath(db: Kysely<Database>): WritePath {
   const subscribers: ChangeSubscriber[] = [];
   const listeners: CommitListener[] = [];
   let underWay = 0;
+  const outer = new AsyncLocalStorage<Outer>();
   const committed = (workspaceId: number, revision: number) => {
     for (const listener of listeners) listener(workspaceId, revision);
   };
-  return {
+  const self: WritePath = {
     subscribe(subscriber) {
       subscribers.push(subscriber);
     },
@@ -65,6 +81,13 @@ export function createWritePath(db: Kysely<Database>): WritePath {
     committed,
     writing: () => underWay > 0,
     async write(scope, plan) {
+      const joined = outer.getStore();
+      if (joined) {
+        const planned = await plan(joined.trx);
+        await planned.apply?.(joined.trx);
+        joined.changes.push(...planned.changes);
+        return planned.result;
+      }
       underWay += 1;
       try {
         const { result, revision, changed } = await db.transaction().execute(async (trx) => {
@@ -87,5 +110,13 @@ export function createWritePath(db: Kysely<Database>): WritePath {
         underWay -= 1;
       }
     },
+    composed(scope, compose) {
+      return self.write(scope, async (trx) => {
+        const changes: Change[] = [];
+        const result = await outer.run({ trx, changes }, () => compose(trx));
+        return { changes, result };
+      });
+    },
   };
+  return self;
 }
