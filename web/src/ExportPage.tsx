@@ -19,7 +19,8 @@ function partsOf(form: FormData, data: WorkspaceData): Part[] {
   const kind = String(form.get('kind'));
   const variant = String(form.get('variant'));
   const status = String(form.get('status'));
-  const project = String(form.get('project'));
+  const project = String(form.get('project') ?? '');
+  const folder = String(form.get('folder') ?? '');
   const richText = form.get('richText') === 'on';
   const variants: (string | null)[] =
     variant === EVERY_VARIANT ? [null, ...data.variants.map((v) => v.id)] : [variant || null];
@@ -29,6 +30,7 @@ function partsOf(form: FormData, data: WorkspaceData): Part[] {
     const filter: Record<string, unknown> = {};
     if (status) filter.statuses = [status];
     if (kind === 'textItems') filter.projects = [{ id: prefix }];
+    else if (folder) filter.folders = [{ id: folder }];
     for (const variantId of variants) {
       const extra = `&format=${encodeURIComponent(format)}${variantId ? `&variantId=${encodeURIComponent(variantId)}` : ''}${richText ? '&richText=html' : ''}`;
       parts.push({
@@ -56,6 +58,7 @@ export function ExportPage({ data }: { data: WorkspaceData }) {
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [names, setNames] = useState<string[]>([]);
+  const [kind, setKind] = useState('textItems');
 
   const formRef = useRef<HTMLFormElement>(null);
   const preview = (form: HTMLFormElement | null) => {
@@ -63,7 +66,7 @@ export function ExportPage({ data }: { data: WorkspaceData }) {
   };
   // The file names once the workspace's projects and variants are read.
   // biome-ignore lint/correctness/useExhaustiveDependencies: preview reads the form, not state
-  useEffect(() => preview(formRef.current), [data.projects, data.variants]);
+  useEffect(() => preview(formRef.current), [data.projects, data.variants, kind]);
 
   const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -108,7 +111,7 @@ export function ExportPage({ data }: { data: WorkspaceData }) {
       >
         <label>
           What
-          <select name="kind" defaultValue="textItems">
+          <select name="kind" value={kind} onChange={(e) => setKind(e.target.value)}>
             <option value="textItems">Text items</option>
             <option value="components">Components</option>
           </select>
@@ -133,7 +136,11 @@ export function ExportPage({ data }: { data: WorkspaceData }) {
             <option value={EVERY_VARIANT}>Every variant and the base text (one zip file)</option>
           </select>
         </label>
-        <SelectField label="Project (text items)" name="project" emptyLabel="Every project" options={data.projects} />
+        {kind === 'textItems' ? (
+          <SelectField label="Project (text items)" name="project" emptyLabel="Every project" options={data.projects} />
+        ) : (
+          <SelectField label="Folder" name="folder" emptyLabel="The whole library" options={data.folders} />
+        )}
         <SelectField label="Status" name="status" emptyLabel="Any status" options={data.statuses} />
         <label className="checkbox">
           <input type="checkbox" name="richText" /> Rich text (bold, italic, underline and line breaks as HTML)
