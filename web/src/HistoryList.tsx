@@ -104,7 +104,9 @@ export function HistoryPage({
   record?: { kind: string; developerId: string };
 } & LinkProps) {
   const [local, setLocal] = useState(filters);
-  useEffect(() => setLocal(filters), [filters]);
+  // By content: a parent that parses the address on every render must not reset the page.
+  const given = historyQueryString(filters);
+  useEffect(() => setLocal(parseHistoryQuery(given)), [given]);
   const change = (next: HistoryFilters) => (onFiltersChange ? onFiltersChange(next) : setLocal(next));
   const shown = useMemo(
     () => (record ? { ...local, kind: record.kind, id: record.developerId } : local),
@@ -255,11 +257,15 @@ function HistoryView({
       .catch(() => undefined);
   }, []);
 
+  // The filters by content, so that an equal object from a new render reads nothing again.
+  const query = historyQueryString(filters);
   const read = useCallback(
     async (cursor: string | undefined, append: boolean) => {
       setBusy(true);
       try {
-        const page = await api.get<{ changes: Change[]; nextCursor: string | null }>(apiQuery(filters, cursor));
+        const page = await api.get<{ changes: Change[]; nextCursor: string | null }>(
+          apiQuery(parseHistoryQuery(query), cursor),
+        );
         setChanges((before) => (append && before ? [...before, ...page.changes] : page.changes));
         setNext(page.nextCursor);
         setError(null);
@@ -269,7 +275,7 @@ function HistoryView({
         setBusy(false);
       }
     },
-    [filters],
+    [query],
   );
 
   useEffect(() => {
