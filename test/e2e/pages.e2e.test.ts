@@ -125,6 +125,18 @@ describe('history, export and import pages in Chromium', { timeout: 180_000 }, (
     for (const id of BULK) await bulk.getByRole('link', { name: id, exact: true }).waitFor();
     expect(await bulk.textContent()).toMatch(/Status\s*Work in progress → Final|Status.*→.*Final/);
     await checkAccessibility(page, 'pages-01-history');
+
+    // The whole write undone at once: every text back to the status it had before.
+    const statusOf = async (id: string) =>
+      (await api<{ id: string; status: string }[]>('GET', 'textItems')).find((r) => r.id === id)?.status;
+    expect(await statusOf('b3')).toBe('FINAL');
+    await bulk.getByRole('button', { name: 'Undo these changes' }).click();
+    const status = page.getByRole('region', { name: 'Recent changes' }).getByRole('status');
+    await expect
+      .poll(() => status.textContent())
+      .toMatch(/^Undone: admin@localhost changed the status of 5 text items \(.*\)\.$/);
+    expect(await statusOf('b3')).not.toBe('FINAL');
+    await expect.poll(() => entries().filter({ hasText: 'changed the status of 5 text items' }).count()).toBe(2);
   });
 
   it('restores an old version of a text and a deleted text', async () => {

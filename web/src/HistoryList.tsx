@@ -377,6 +377,9 @@ function HistoryEntry({
   }
   return (
     <li className="history-entry">
+      {entry.revision !== null && onRestored && entry.records.some((r) => RESTORABLE.has(r.kind)) && (
+        <UndoWrite entry={entry} onRestored={onRestored} />
+      )}
       <details>
         <summary>
           {head}
@@ -397,6 +400,36 @@ function HistoryEntry({
         </ul>
       </details>
     </li>
+  );
+}
+
+/** "Undo these changes": every record of one write back to how it was just before it. */
+function UndoWrite({ entry, onRestored }: { entry: Entry; onRestored: (message: string) => void }) {
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const undo = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await api.post('history/restore', { revision: entry.revision });
+      onRestored(`Undone: ${entry.actor} ${summary(entry)} (${when(entry.at)}).`);
+    } catch (e) {
+      setProblem(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="change-actions entry-undo">
+      <button type="button" disabled={busy} onClick={() => void undo()}>
+        Undo these changes
+      </button>
+      {problem && (
+        <span role="alert" className="error">
+          {problem}
+        </span>
+      )}
+    </div>
   );
 }
 

@@ -88,9 +88,24 @@ const VERBS: Record<string, string> = {
 };
 export const verb = (action: string) => VERBS[action] ?? action;
 
+/** The browser's DOMParser, typed here so that this file also compiles where there is no DOM. */
+interface BrowserParser {
+  DOMParser: new () => {
+    parseFromString(
+      html: string,
+      type: 'text/html',
+    ): {
+      body: {
+        textContent: string | null;
+        querySelectorAll(selector: string): ArrayLike<{ replaceWith(text: string): void; append(text: string): void }>;
+      };
+    };
+  };
+}
+
 /** The words of an HTML fragment of the rich-text subset: parsed, never rendered as markup. */
 export function htmlToText(html: string): string {
-  const doc = new DOMParser().parseFromString(html, 'text/html');
+  const doc = new (globalThis as unknown as BrowserParser).DOMParser().parseFromString(html, 'text/html');
   for (const br of Array.from(doc.body.querySelectorAll('br'))) br.replaceWith('\n');
   for (const p of Array.from(doc.body.querySelectorAll('p'))) p.append('\n');
   return (doc.body.textContent ?? '').replace(/\n$/, '');
