@@ -20,6 +20,8 @@ let server: RealServer;
 let browser: Browser;
 let page: Page;
 let dropDatabase = async () => {};
+/** Restores are writes: on a loaded machine they take more than the poll's default second. */
+const WAIT = { timeout: 15_000 };
 const BULK = ['b1', 'b2', 'b3', 'b4', 'b5'];
 
 const api = <T = any>(method: string, path: string, body?: unknown) => keyed(server)<T>(method, path, body);
@@ -133,7 +135,7 @@ describe('history, export and import pages in Chromium', { timeout: 180_000 }, (
     await bulk.getByRole('button', { name: 'Undo these changes' }).click();
     const status = page.getByRole('region', { name: 'Recent changes' }).getByRole('status');
     await expect
-      .poll(() => status.textContent())
+      .poll(async () => `${await status.textContent()}${await bulk.getByRole('alert').allTextContents()}`, WAIT)
       .toMatch(/^Undone: admin@localhost changed the status of 5 text items \(.*\)\.$/);
     expect(await statusOf('b3')).not.toBe('FINAL');
     await expect.poll(() => entries().filter({ hasText: 'changed the status of 5 text items' }).count()).toBe(2);
@@ -145,7 +147,7 @@ describe('history, export and import pages in Chromium', { timeout: 180_000 }, (
     const created = entries().filter({ hasText: 'created text item' });
     await created.getByRole('button', { name: 'Restore this version' }).click();
     const status = page.getByRole('region', { name: 'Recent changes' }).getByRole('status');
-    await expect.poll(() => status.textContent()).toMatch(/^Restored text item greeting to its version of /);
+    await expect.poll(() => status.textContent(), WAIT).toMatch(/^Restored text item greeting to its version of /);
     expect((await textOf('greeting'))?.text).toBe('Hello there friend');
     // The restore is itself a change, shown at the top once the page re-reads.
     await expect.poll(() => entries().count()).toBe(3);
@@ -154,12 +156,12 @@ describe('history, export and import pages in Chromium', { timeout: 180_000 }, (
     await filterHistory({ kind: 'textItem', id: 'obsolete' });
     const deleted = entries().filter({ hasText: 'deleted text item' });
     await deleted.getByRole('button', { name: 'Restore', exact: true }).click();
-    await expect.poll(() => status.textContent()).toBe('Restored the deleted text item obsolete.');
+    await expect.poll(() => status.textContent(), WAIT).toBe('Restored the deleted text item obsolete.');
     expect((await textOf('obsolete'))?.text).toBe('Old banner');
 
     // Restoring it again: its developer ID is taken now, and the answer shows beside the button.
     await deleted.getByRole('button', { name: 'Restore', exact: true }).click();
-    await expect.poll(() => deleted.getByRole('alert').textContent()).toMatch(/obsolete/);
+    await expect.poll(() => deleted.getByRole('alert').textContent(), WAIT).toMatch(/obsolete/);
     await checkAccessibility(page, 'pages-03-history-restore-error');
   });
 
