@@ -1,5 +1,6 @@
 import { type FormEvent, type MouseEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from './api';
+import { ErrorBoundary } from './ErrorBoundary';
 import { type Change, type Entry, groupChanges, KINDS, kindName, RESTORABLE, summary, verb } from './history/describe';
 import { ChangeFields } from './history/FieldDiff';
 import './history/history.css';
@@ -135,7 +136,10 @@ export function HistoryPage({
         </p>
       )}
       <HistoryFilterForm filters={local} record={Boolean(record)} onChange={change} />
-      <HistoryView filters={shown} record={Boolean(record)} {...links} />
+      {/* A change the page cannot draw leaves the page, its heading and filters in place. */}
+      <ErrorBoundary what="This page">
+        <HistoryView filters={shown} record={Boolean(record)} {...links} />
+      </ErrorBoundary>
     </main>
   );
 }
