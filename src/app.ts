@@ -14,7 +14,7 @@ import { Type } from 'typebox';
 import type { Config, Timeouts } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Role } from './db/schema.js';
-import { registerAuth } from './http/auth.js';
+import { registerAuth, registerRevisionHeader } from './http/auth.js';
 import { httpCache } from './http/cache/index.js';
 import { answerClientError } from './http/client-errors.js';
 import { capConnectionsPerAddress } from './http/connection-cap.js';
@@ -181,6 +181,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(cookie);
   const limits = await registerRateLimits(app, config);
   registerAuth(app, services.accounts, services.people, limits.keyless);
+  registerRevisionHeader(app);
   registerStorableText(app);
 
   await app.register(swagger, {
@@ -257,7 +258,7 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(exportsRoutes, { exports: services.exports, limits: config.limits });
       await v2.register(importsRoutes, { imports: services.imports, limits: config.limits });
       await v2.register(swiftDriverRoutes, { swiftDriver: services.swiftDriver, limits: config.limits });
-      await v2.register(historyRoutes, { history: services.history });
+      await v2.register(historyRoutes, { history: services.history, restore: services.restore });
       await v2.register(workspaceRoutes, { workspace: services.workspace });
       await v2.register(webhooksRoutes, { webhooks: services.webhooks, limits: config.limits });
       await v2.register(sessionRoutes, { people: services.people });

@@ -9,7 +9,7 @@ import { createPeopleService } from './modules/accounts/people.service.js';
 import { createWorkspaceService } from './modules/accounts/workspace.service.js';
 import { createBackupService } from './modules/backup/backup.service.js';
 import { createBlocksService } from './modules/blocks/blocks.service.js';
-import { createHistoryService, createWritePath } from './modules/changes/index.js';
+import { createHistoryService, createRestoreService, createWritePath } from './modules/changes/index.js';
 import { createComponentsService } from './modules/components/components.service.js';
 import { createExportsService, createFragmentStore } from './modules/exports/exports.service.js';
 import { createFoldersService } from './modules/folders/folders.service.js';
@@ -180,9 +180,53 @@ export function createServices(
     statuses,
     workspace,
   });
+  // Restoring history writes through the services that own each kind of record.
+  const restore = createRestoreService({
+    db,
+    writes,
+    userIdsByEmail: accounts.userIdsByEmail,
+    projectIds: async (trx, workspaceId) =>
+      new Set(
+        (await projects.listProjectRefs(trx, workspaceId))
+          .filter((p) => p.kind === 'project')
+          .map((p) => p.developerId),
+      ),
+    blocks: async (trx, workspaceId) => {
+      const refs = await projects.projectDeveloperIds(trx, workspaceId);
+      const all = await blocks.loadBlocks(trx, workspaceId);
+      return new Map(
+        [...all].map(([id, b]) => [id, { developerId: b.developerId, projectId: refs.get(b.projectId) ?? '' }]),
+      );
+    },
+    folders: async (trx, workspaceId) => {
+      const tree = await folders.loadFolderTree(trx, workspaceId);
+      return new Map(
+        tree.folders.map((f) => [f.developerId, { name: f.name, parentId: tree.developerIdOf(f.parentId) }]),
+      );
+    },
+    projects: { create: projects.createProjects, update: projects.updateProjects, remove: projects.removeProjects },
+    blocksOps: { create: blocks.create, update: blocks.update, remove: blocks.remove },
+    foldersOps: { create: folders.create, place: folders.place, remove: folders.remove },
+    components: {
+      createIn: (trx, workspaceId, input, userIds) =>
+        components.createIn(trx, workspaceId, input as unknown as Parameters<typeof components.createIn>[2], userIds),
+      updateIn: (trx, workspaceId, input, userIds) =>
+        components.updatesIn(trx, workspaceId, input as unknown as Parameters<typeof components.updatesIn>[2], userIds),
+      remove: components.remove,
+    },
+    textItems: {
+      createIn: (trx, workspaceId, input, userIds) =>
+        textItems.createIn(trx, workspaceId, input as unknown as Parameters<typeof textItems.createIn>[2], userIds),
+      updateIn: (trx, workspaceId, input, userIds) =>
+        textItems.updateIn(trx, workspaceId, input as unknown as Parameters<typeof textItems.updateIn>[2], userIds),
+      place: textItems.place,
+      remove: textItems.remove,
+    },
+  });
 
   return {
     writes,
+    restore,
     searchIndex,
     backup,
     texts,

@@ -18,6 +18,7 @@ import * as searchQueueByRevision from './migrations/2026_11_28_102_search_queue
 import * as searchQueueNewTexts from './migrations/2026_11_28_103_search_queue_new_texts.js';
 import * as changeLogIndexes from './migrations/2026_11_28_300_change_log_indexes.js';
 import * as changesBrinSummaries from './migrations/2026_11_28_301_changes_brin_summaries.js';
+import * as changeRevision from './migrations/2026_11_29_200_change_revision.js';
 import * as translationState from './migrations/2026_11_29_300_translation_state.js';
 import type { Database } from './schema.js';
 
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_103_search_queue_new_texts': searchQueueNewTexts,
   '2026_11_28_300_change_log_indexes': changeLogIndexes,
   '2026_11_28_301_changes_brin_summaries': changesBrinSummaries,
+  '2026_11_29_200_change_revision': changeRevision,
   '2026_11_29_300_translation_state': translationState,
 };
 

@@ -207,6 +207,8 @@ export interface ChangesTable {
   action: string;
   /** JSON object: field name -> { before, after }. */
   fields: Json;
+  /** The workspace revision the write made (null for rows written before it was recorded). */
+  revision: number | null;
 }
 
 export interface WebhooksTable {

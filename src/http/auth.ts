@@ -23,6 +23,8 @@ declare module 'fastify' {
     principal: Principal | null;
     /** Set when the principal came from a session cookie rather than a key. */
     session: { token: string; principal: SessionPrincipal } | null;
+    /** The workspace revision a write of this request made (see `registerRevisionHeader`). */
+    writeRevision: number | null;
   }
 }
 
@@ -137,5 +139,28 @@ export function workspaceOf(request: FastifyRequest): number {
 /** The workspace a write changes and who makes it, for the change log. */
 export function scopeOf(request: FastifyRequest): WriteScope {
   const principal = principalOf(request);
-  return { workspaceId: principal.workspaceId, actor: { email: principal.email, keyId: principal.keyId } };
+  return {
+    workspaceId: principal.workspaceId,
+    actor: { email: principal.email, keyId: principal.keyId },
+    onCommitted: (revision) => {
+      request.writeRevision = revision;
+    },
+  };
+}
+
+export const REVISION_HEADER = 'copydesk-revision';
+
+/**
+ * Every successful write answers the workspace revision it made (`Copydesk-Revision`), so a
+ * client can name that write later (`GET /v2/history?revision=N`, undo). A write that changed
+ * nothing made none, and a failed one is not answered one.
+ */
+export function registerRevisionHeader(app: FastifyInstance): void {
+  app.decorateRequest('writeRevision', null);
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.writeRevision !== null && reply.statusCode < 400) {
+      reply.header(REVISION_HEADER, String(request.writeRevision));
+    }
+    return payload;
+  });
 }

@@ -40,6 +40,7 @@ const COLUMNS = [
   'variant_id',
   'action',
   'fields',
+  'revision',
 ] as const;
 
 /** Writes a write's changes, a row per record (see `storedRows`). */
@@ -48,6 +49,7 @@ export async function insertChanges(
   scope: WriteScope,
   changes: readonly Change[],
   at: string,
+  revision: number | null = null,
 ): Promise<void> {
   const { workspaceId, actor } = scope;
   await bulkInsert(
@@ -65,6 +67,7 @@ export async function insertChanges(
       c.variantId,
       c.action,
       fields,
+      revision,
     ]),
   );
 }
@@ -75,6 +78,8 @@ export interface ChangesQuery {
   since?: string;
   until?: string;
   actor?: string;
+  /** Only the changes of the write that made this workspace revision. */
+  revision?: number;
   /** Only changes older than this change id (the cursor). */
   beforeId?: number;
   /** Only changes whose ids fall in one of these inclusive ranges (what a webhook event carries). */
@@ -93,6 +98,7 @@ function recordedOfRow(row: Selectable<Database['changes']>): RecordedChange[] {
       at: row.at,
       actor: row.actor,
       keyId: row.key_id,
+      revision: row.revision === null ? null : String(row.revision),
       kind: row.kind as RecordedChange['kind'],
       developerId: row.developer_id,
       variantId: part.variantId,
@@ -126,6 +132,7 @@ export async function listChanges(db: Executor, workspaceId: number, query: Chan
   if (query.since !== undefined) select = select.where('at', '>=', query.since);
   if (query.until !== undefined) select = select.where('at', '<', query.until);
   if (query.actor !== undefined) select = select.where(sql<string>`lower(actor)`, '=', query.actor.toLowerCase());
+  if (query.revision !== undefined) select = select.where('revision', '=', query.revision);
   const { beforeId, ranges } = query;
   // Every row read holds at least one change the query keeps, so `limit` rows are enough.
   if (beforeId !== undefined) {
@@ -195,4 +202,50 @@ export async function idsOfWrite(db: Executor, workspaceId: number, changes: rea
     for (let part = 0; part < count; part += 1) ids.push(changeId(rowId, part));
   });
   return ids;
+}
+
+export type ChangeRow = Selectable<Database['changes']>;
+
+/** The stored row that holds a change id, in this workspace only. */
+export async function rowOfChange(db: Executor, workspaceId: number, id: number): Promise<ChangeRow | undefined> {
+  return db
+    .selectFrom('changes')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', rowOfChangeId(id))
+    .executeTakeFirst();
+}
+
+/** The rows of the write that made `revision`, in the write's order. */
+export async function rowsOfRevision(db: Executor, workspaceId: number, revision: number): Promise<ChangeRow[]> {
+  return db
+    .selectFrom('changes')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('revision', '=', revision)
+    .orderBy('id')
+    .execute();
+}
+
+/** Every row of these records from row `fromRow` on, oldest first: what happened to them since. */
+export async function rowsOfRecordsSince(
+  db: Executor,
+  workspaceId: number,
+  refs: readonly string[],
+  fromRow: number,
+): Promise<ChangeRow[]> {
+  if (refs.length === 0) return [];
+  const rows: ChangeRow[] = [];
+  for (let start = 0; start < refs.length; start += 500) {
+    rows.push(
+      ...(await db
+        .selectFrom('changes')
+        .selectAll()
+        .where('workspace_id', '=', workspaceId)
+        .where('record_ref', 'in', refs.slice(start, start + 500))
+        .where('id', '>=', fromRow)
+        .execute()),
+    );
+  }
+  return rows.sort((a, b) => a.id - b.id);
 }

@@ -37,6 +37,11 @@ export const CLI_ACTOR: Actor = { email: 'cli', keyId: null };
 export interface WriteScope {
   workspaceId: number;
   actor: Actor;
+  /**
+   * Told, once a write of this scope committed a change, the workspace revision it made (the HTTP
+   * layer answers it as `Copydesk-Revision`). Not called for a write that changed nothing.
+   */
+  onCommitted?: (revision: number) => void;
 }
 
 export interface FieldChange {
@@ -66,4 +71,6 @@ export interface RecordedChange extends Omit<Change, 'ref'> {
   at: string;
   actor: string;
   keyId: string | null;
+  /** The workspace revision the write made (shared by all its changes); null before it was recorded. */
+  revision: string | null;
 }

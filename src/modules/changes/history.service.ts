@@ -13,6 +13,7 @@ export interface HistoryQuery {
   since?: string;
   until?: string;
   actor?: string;
+  revision?: string;
   limit?: number;
   cursor?: string;
 }
@@ -34,6 +35,13 @@ function instant(value: string | undefined, field: string): string | undefined {
   const time = ISO_DATE.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(time)) throw badRequest(`${field}: '${value}' is not an ISO 8601 date or date-time`);
   return new Date(time).toISOString();
+}
+
+/** A revision as clients send it: a positive integer, as a string. */
+export function revisionOf(value: string | undefined, field: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9]\d{0,15}$/.test(value)) throw badRequest(`${field}: '${value}' is not a revision (a positive integer)`);
+  return Number(value);
 }
 
 const cursor = idCursor('h2:');
@@ -73,6 +81,7 @@ export function createHistoryService(deps: {
       since: instant(query.since, 'since'),
       until: instant(query.until, 'until'),
       actor: query.actor,
+      revision: revisionOf(query.revision, 'revision'),
       beforeId: decodeCursor(query.cursor),
       limit: limit + 1,
     });

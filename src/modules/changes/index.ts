@@ -6,6 +6,7 @@ export { changeOf, changesOf, diffFields, type Fields, type RecordIdentity } fro
 export { CHANGES_PER_ROW, changeId } from './changes.stored.js';
 export * from './changes.types.js';
 export { createHistoryService, type HistoryService } from './history.service.js';
+export { createRestoreService, type RestoreDeps, type RestoreService, type TextInput } from './restore.service.js';
 export {
   type ChangeSubscriber,
   type CommitListener,

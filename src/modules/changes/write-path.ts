@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { advanceRevision, insertChanges } from './changes.repository.js';
@@ -46,16 +47,31 @@ export interface WritePath {
   committed(workspaceId: number, revision: number): void;
   /** Whether a `write` is under way in this process (work that can wait, waits for it). */
   writing(): boolean;
+  /**
+   * One write made of other writes: every `write` that `compose` calls (through the modules'
+   * own services) runs inside this write's transaction, and its changes join this write's, which
+   * records them in the log, tells the subscribers and advances the revision once. A restore is
+   * written this way. `compose` answers the write's result; a step that throws leaves nothing
+   * written.
+   */
+  composed<T>(scope: WriteScope, compose: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
+}
+
+/** The write under way in this async context, which the writes of `composed` join. */
+interface Outer {
+  trx: Transaction<Database>;
+  changes: Change[];
 }
 
 export function createWritePath(db: Kysely<Database>): WritePath {
   const subscribers: ChangeSubscriber[] = [];
   const listeners: CommitListener[] = [];
   let underWay = 0;
+  const outer = new AsyncLocalStorage<Outer>();
   const committed = (workspaceId: number, revision: number) => {
     for (const listener of listeners) listener(workspaceId, revision);
   };
-  return {
+  const self: WritePath = {
     subscribe(subscriber) {
       subscribers.push(subscriber);
     },
@@ -65,24 +81,42 @@ export function createWritePath(db: Kysely<Database>): WritePath {
     committed,
     writing: () => underWay > 0,
     async write(scope, plan) {
+      const joined = outer.getStore();
+      if (joined) {
+        const planned = await plan(joined.trx);
+        await planned.apply?.(joined.trx);
+        joined.changes.push(...planned.changes);
+        return planned.result;
+      }
       underWay += 1;
       try {
-        const { result, revision } = await db.transaction().execute(async (trx) => {
+        const { result, revision, changed } = await db.transaction().execute(async (trx) => {
           const revision = await advanceRevision(trx, scope.workspaceId);
           const planned = await plan(trx);
           await planned.apply?.(trx);
           if (planned.changes.length > 0) {
             const at = new Date().toISOString();
-            await insertChanges(trx, scope, planned.changes, at);
+            await insertChanges(trx, scope, planned.changes, at, revision ?? null);
             for (const subscriber of subscribers) await subscriber(trx, scope, planned.changes, at);
           }
-          return { result: planned.result, revision };
+          return { result: planned.result, revision, changed: planned.changes.length > 0 };
         });
-        if (revision !== undefined) committed(scope.workspaceId, revision);
+        if (revision !== undefined) {
+          committed(scope.workspaceId, revision);
+          if (changed) scope.onCommitted?.(revision);
+        }
         return result;
       } finally {
         underWay -= 1;
       }
     },
+    composed(scope, compose) {
+      return self.write(scope, async (trx) => {
+        const changes: Change[] = [];
+        const result = await outer.run({ trx, changes }, () => compose(trx));
+        return { changes, result };
+      });
+    },
   };
+  return self;
 }

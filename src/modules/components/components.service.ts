@@ -209,7 +209,8 @@ export function createComponentsService(deps: ComponentsDeps) {
     return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
   }
 
-  return { list, create, update, remove, publish, importIn };
+  // `createIn` and `updatesIn`: a POST's or PATCH's write inside the caller's write (a restore).
+  return { list, create, update, remove, publish, importIn, createIn, updatesIn };
 }
 
 export type ComponentsService = ReturnType<typeof createComponentsService>;

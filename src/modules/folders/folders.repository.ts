@@ -83,3 +83,18 @@ export async function updateFolder(db: Executor, workspaceId: number, id: number
     .where('id', '=', id)
     .execute();
 }
+
+/** Sets a folder's name and parent (a restore puts a folder back where it was). */
+export async function placeFolder(
+  db: Executor,
+  workspaceId: number,
+  id: number,
+  folder: { name: string; parentId: number | null },
+): Promise<void> {
+  await db
+    .updateTable('component_folders')
+    .set({ name: folder.name, parent_id: folder.parentId })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .execute();
+}

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
-import { conflict, notFound } from '../../http/errors.js';
+import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { Change, WritePath, WriteScope } from '../changes/index.js';
 import { changeOf, changesOf } from '../changes/index.js';
@@ -172,6 +172,58 @@ export function createFoldersService(deps: FoldersDeps) {
                 ...(p.name !== folder.name && { name: p.name }),
                 ...(p.parentId !== folder.parentId && { parent_id: p.parentId }),
               });
+            }
+          },
+          result: undefined,
+        };
+      });
+    },
+
+    /**
+     * Puts folders back under a parent and name, all or none (a restore undoes a folder's move
+     * this way). A parent that is the folder itself or below it is a 400.
+     */
+    async place(
+      scope: WriteScope,
+      updates: readonly { developerId: string; name: string; parentId: string | null }[],
+    ): Promise<void> {
+      const { workspaceId } = scope;
+      await writes.write(scope, async (trx) => {
+        const tree = await loadFolderTree(trx, workspaceId);
+        const parentOf = new Map(tree.folders.map((f) => [f.id, f.parentId]));
+        const planned = updates.map((update, index) => {
+          const folder = tree.byDeveloperId(update.developerId);
+          if (!folder) throw notFound(folderNotFound(update.developerId));
+          let parentId: number | null = null;
+          if (update.parentId !== null) {
+            const parent = tree.byDeveloperId(update.parentId);
+            if (!parent) throw notFound(folderNotFound(update.parentId));
+            parentId = parent.id;
+          }
+          parentOf.set(folder.id, parentId);
+          return { folder, parentId, name: update.name, index };
+        });
+        for (const { folder, index } of planned) {
+          const seen = new Set<number>();
+          for (let at = parentOf.get(folder.id) ?? null; at !== null; at = parentOf.get(at) ?? null) {
+            if (at === folder.id || seen.has(at)) {
+              throw badRequest(`updates[${index}].parentId: a folder cannot be placed inside itself`);
+            }
+            seen.add(at);
+          }
+        }
+        const changes = planned.flatMap(({ folder, parentId, name }) => {
+          const before = folderFields(folder.name, tree.developerIdOf(folder.parentId));
+          const after = folderFields(name, tree.developerIdOf(parentId));
+          const moved = name === folder.name && parentId !== folder.parentId;
+          const change = changeOf(folderIdentity(folder), before, after, moved ? 'moved' : undefined);
+          return change ? [change] : [];
+        });
+        return {
+          changes,
+          apply: async (trx) => {
+            for (const { folder, parentId, name } of planned) {
+              await repo.placeFolder(trx, workspaceId, folder.id, { name, parentId });
             }
           },
           result: undefined,

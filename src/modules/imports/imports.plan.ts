@@ -10,7 +10,7 @@ import { DEVELOPER_ID_PATTERN } from '../../http/schemas.js';
 import { findPlaceholders } from '../../text/placeholders.js';
 import type { PluralText, TextEntity, TextValue } from '../texts/index.js';
 import type { Variable } from '../variables/variables.service.js';
-import type { ImportReport, ImportSkip } from './imports.types.js';
+import type { ImportKey, ImportReport, ImportSkip, ImportValueChange } from './imports.types.js';
 
 export interface ImportColumn {
   /** The variant the column's texts are values of; null: base text. */
@@ -28,7 +28,12 @@ export interface PlanInput {
   projectRowId: number | null;
   /** The longest text and notes a write takes (`LIMIT_TEXT_CHARS`, `LIMIT_NOTES_CHARS`). */
   limits: { textChars: number; notesChars: number };
+  /** Keys the request leaves as they are. */
+  skip?: ReadonlySet<string>;
 }
+
+/** The reason given for a key the request asked to skip. */
+export const SKIPPED_ON_REQUEST = 'left as it is: skipped in the request';
 
 export interface NewContent {
   developerId: string;
@@ -63,13 +68,29 @@ interface KeyValues {
 export function planImport(input: PlanInput): PlannedImport {
   const variableNames = new Map(input.variables.map((v) => [v.id, v.name]));
   const known = new Set(variableNames.values());
-  const report: PlannedImport['report'] = { created: [], updated: [], unchanged: [], skipped: [], warnings: [] };
+  const report: PlannedImport['report'] = {
+    created: [],
+    updated: [],
+    unchanged: [],
+    skipped: [],
+    warnings: [],
+    keys: [],
+  };
+  // What each key changes, for the answer's `keys`: the file's keys in their order.
+  const changesOf = new Map<string, ImportValueChange[]>();
+  const noteKey = (key: string) => {
+    if (!changesOf.has(key)) changesOf.set(key, []);
+    return changesOf.get(key)!;
+  };
   const create: NewContent[] = [];
   const updates = new Map<string, { variantId?: string; updates: ContentUpdate[] }>();
   for (const column of input.columns) {
     const id = column.variant?.developerId ?? '';
     if (!updates.has(id)) updates.set(id, column.variant ? { variantId: id, updates: [] } : { updates: [] });
-    for (const skip of column.file.skipped) report.skipped.push(skipOf(skip.key, column, skip.reason));
+    for (const skip of column.file.skipped) {
+      noteKey(skip.key);
+      report.skipped.push(skipOf(skip.key, column, skip.reason));
+    }
   }
 
   const keys = new Map<string, KeyValues>();
@@ -82,6 +103,11 @@ export function planImport(input: PlanInput): PlannedImport {
   }
 
   for (const [key, { values }] of keys) {
+    const noted = noteKey(key);
+    if (input.skip?.has(key)) {
+      report.skipped.push({ key, reason: SKIPPED_ON_REQUEST });
+      continue;
+    }
     if (!DEVELOPER_ID.test(key)) {
       report.skipped.push({
         key,
@@ -116,6 +142,11 @@ export function planImport(input: PlanInput): PlannedImport {
         }
         continue;
       }
+      noted.push(
+        ...[{ column: null, value: base }, ...variantValues].flatMap(({ column, value }) =>
+          valueChanges(column?.variant ?? null, null, value, true),
+        ),
+      );
       create.push({
         developerId: key,
         text: base.text,
@@ -149,9 +180,13 @@ export function planImport(input: PlanInput): PlannedImport {
         : entity;
       const update = contentUpdate(key, current, value, column.file.carriesPlurals);
       if (update === null) continue;
+      noted.push(...valueChanges(column.variant, current, value, update.plurals !== undefined, update));
       updates.get(column.variant?.developerId ?? '')!.updates.push({ ...update, ...(variables && { variables }) });
       variables = undefined;
       changed = true;
+    }
+    if (newVariables.length > 0) {
+      noted.push({ field: 'variables', before: listed.join(', '), after: [...listed, ...newVariables].join(', ') });
     }
     if (variables !== undefined) {
       // Listing a variable is a change of the text itself, never of a variant's value.
@@ -162,7 +197,55 @@ export function planImport(input: PlanInput): PlannedImport {
     }
     (changed ? report.updated : report.unchanged).push(key);
   }
+  report.keys = keyActions(report, changesOf);
   return { create, updates: [...updates.values()], report };
+}
+
+/** Each key's action from the lists it is in, with the reasons it (or a value of it) was skipped. */
+function keyActions(report: PlannedImport['report'], changesOf: Map<string, ImportValueChange[]>): ImportKey[] {
+  const actions = new Map<string, ImportKey['action']>();
+  for (const key of report.created) actions.set(key, 'create');
+  for (const key of report.updated) actions.set(key, 'update');
+  for (const key of report.unchanged) actions.set(key, 'unchanged');
+  const reasons = new Map<string, string[]>();
+  for (const skip of report.skipped) {
+    const reason = skip.variantId ? `${skip.variantId}: ${skip.reason}` : skip.reason;
+    reasons.set(skip.key, [...(reasons.get(skip.key) ?? []), reason]);
+  }
+  return [...changesOf].map(([key, changes]) => {
+    const why = reasons.get(key);
+    return { key, action: actions.get(key) ?? 'skip', ...(why && { reason: why.join('; ') }), changes };
+  });
+}
+
+const pluralsText = (plurals: readonly { form: string; text: string }[] | null | undefined) =>
+  (plurals ?? []).map((p) => `${p.form}: ${p.text}`).join('\n');
+
+/** The values a key's import changes in one column, as text before and after. */
+function valueChanges(
+  variant: ImportColumn['variant'],
+  current: TextValue | null,
+  value: ParsedText,
+  withPlurals: boolean,
+  update?: ContentUpdate,
+): ImportValueChange[] {
+  const of = variant ? { variantId: variant.developerId } : {};
+  const out: ImportValueChange[] = [];
+  if (!update || (update.text !== undefined && current?.text !== value.text)) {
+    out.push({ ...of, field: 'text', before: current?.text ?? null, after: value.text });
+  }
+  if (withPlurals && value.plurals.length + (current?.plurals?.length ?? 0) > 0) {
+    out.push({
+      ...of,
+      field: 'plurals',
+      before: current ? pluralsText(current.plurals) : null,
+      after: pluralsText(value.plurals),
+    });
+  }
+  if (value.notes && (!update || update.notes !== undefined)) {
+    out.push({ ...of, field: 'notes', before: current?.notes ?? null, after: value.notes });
+  }
+  return out;
 }
 
 /** Why a value is longer than a write may store, or null. */

@@ -7,7 +7,7 @@ import { decodeUpload, UploadEncodingError } from '../../formats/parsers/decode.
 import { IMPORT_FORMATS } from '../../formats/parsers/index.js';
 import { scopeOf } from '../../http/auth.js';
 import { badRequest } from '../../http/errors.js';
-import { withErrors } from '../../http/schemas.js';
+import { Nullable, withErrors } from '../../http/schemas.js';
 import type { ImportsService } from './imports.service.js';
 import type { ImportRequest } from './imports.types.js';
 
@@ -50,6 +50,11 @@ const ImportBody = Type.Object(
         { additionalProperties: false, description: 'csv: which column is what' },
       ),
     ),
+    skip: Type.Optional(
+      Type.Array(Type.String(), {
+        description: 'Keys of the file to leave as they are: reported as skipped, nothing of them written',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -58,6 +63,31 @@ const Skip = Type.Object({
   key: Type.String(),
   variantId: Type.Optional(Type.String()),
   reason: Type.String(),
+});
+
+const ValueChange = Type.Object({
+  variantId: Type.Optional(Type.String({ description: 'The variant whose value it is; absent for the base text' })),
+  field: Type.Union([Type.Literal('text'), Type.Literal('plurals'), Type.Literal('notes'), Type.Literal('variables')]),
+  before: Nullable(
+    Type.String({ description: 'As text; null for a new text or value (plural forms: `form: text` lines)' }),
+  ),
+  after: Type.String(),
+});
+
+const KeyPlan = Type.Object({
+  key: Type.String(),
+  action: Type.Union(
+    [Type.Literal('create'), Type.Literal('update'), Type.Literal('unchanged'), Type.Literal('skip')],
+    {
+      description: '`skip`: nothing of the key is written (see `reason`)',
+    },
+  ),
+  reason: Type.Optional(
+    Type.String({ description: 'Why the key, or a variant’s value of it (`<variantId>: …`), is skipped' }),
+  ),
+  changes: Type.Array(ValueChange, {
+    description: 'For a create or an update: each value it writes, before and after',
+  }),
 });
 
 const ImportReport = Type.Object({
@@ -69,6 +99,7 @@ const ImportReport = Type.Object({
   unchanged: Type.Array(Type.String()),
   skipped: Type.Array(Skip, { description: 'Keys (or a variant’s value of them) not imported, with the reason' }),
   warnings: Type.Array(Type.Object({ key: Type.String(), message: Type.String() })),
+  keys: Type.Array(KeyPlan, { description: 'Every key of the file, in its order, with its action' }),
 });
 
 const BOOLEAN_FIELDS = ['library', 'dryRun'] as const;
@@ -94,6 +125,13 @@ function multipartAsBody(request: FastifyRequest): void {
       fields.columns = JSON.parse(fields.columns);
     } catch {
       throw badRequest('columns is not valid JSON');
+    }
+  }
+  if (typeof fields.skip === 'string') {
+    try {
+      fields.skip = JSON.parse(fields.skip);
+    } catch {
+      throw badRequest('skip is not valid JSON (a list of keys)');
     }
   }
   request.body = fields;

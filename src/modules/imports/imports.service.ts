@@ -86,6 +86,7 @@ export function createImportsService(deps: ImportsDeps) {
       variableOrder: request.variableOrder ?? 'default',
       projectRowId: target.kind === 'text_item' ? target.projectRowId : null,
       limits,
+      ...(request.skip && request.skip.length > 0 && { skip: new Set(request.skip) }),
     });
     return { target, planned };
   }

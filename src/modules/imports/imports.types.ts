@@ -30,6 +30,8 @@ export interface ImportRequest {
   variableOrder?: 'default' | 'alphabetical';
   richText?: 'html';
   columns?: CsvColumns;
+  /** Keys to leave as they are: nothing of them is created or updated. */
+  skip?: string[];
 }
 
 export interface ImportSkip {
@@ -37,6 +39,26 @@ export interface ImportSkip {
   /** The variant whose value was skipped; absent for the base text. */
   variantId?: string;
   reason: string;
+}
+
+/** One value a key's import changes: before (null for a new text) and after, as text. */
+export interface ImportValueChange {
+  /** The variant whose value it is; absent for the base text. */
+  variantId?: string;
+  field: 'text' | 'plurals' | 'notes' | 'variables';
+  before: string | null;
+  after: string;
+}
+
+export type ImportAction = 'create' | 'update' | 'unchanged' | 'skip';
+
+/** What the import does with one key of the file. */
+export interface ImportKey {
+  key: string;
+  action: ImportAction;
+  /** Why the key (or one variant's value of it) is skipped. */
+  reason?: string;
+  changes: ImportValueChange[];
 }
 
 export interface ImportReport {
@@ -47,4 +69,6 @@ export interface ImportReport {
   skipped: ImportSkip[];
   /** Imported, with something to know: a placeholder that names no variable of the workspace. */
   warnings: Array<{ key: string; message: string }>;
+  /** Every key of the file in the file's order, with its action and what it changes. */
+  keys: ImportKey[];
 }

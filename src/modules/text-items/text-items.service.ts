@@ -354,7 +354,25 @@ export function createTextItemsService(deps: TextItemsDeps) {
     });
   }
 
-  return { list, create, update, put, remove, importIn, place, instances, detach };
+  /** A PATCH's updates inside the caller's write (a restore re-applies a record's fields this way). */
+  const updateIn = (
+    trx: Transaction<Database>,
+    workspaceId: number,
+    input: UpdateTextItemsInput,
+    userIds: ReadonlyMap<string, number>,
+  ) =>
+    updatesIn(
+      trx,
+      workspaceId,
+      input,
+      input.updates,
+      input.updates.flatMap((u) => u.variables ?? []),
+      input.updates.some((u) => u.blockId !== undefined),
+      (variant, context, targets) => planTextItemUpdates(input.updates, variant, context, targets),
+      userIds,
+    );
+
+  return { list, create, update, put, remove, importIn, place, instances, detach, createIn, updateIn };
 }
 
 export type TextItemsService = ReturnType<typeof createTextItemsService>;

@@ -502,3 +502,89 @@ describe('nesting', () => {
     expect((await importFile(ws, { format: 'android', projectId: 'web', content: fine })).created).toEqual(['ok']);
   });
 });
+
+describe('preview per key, skip, where new texts go', () => {
+  it('lists every key with its action and the old and new text of an update', async () => {
+    const ws = await fresh();
+    await importFile(ws, {
+      format: 'json_i18next',
+      projectId: 'web',
+      content: JSON.stringify({ a: 'Old', b: 'Same' }),
+    });
+    const content = JSON.stringify({ a: 'New', b: 'Same', c: 'Fresh', 'bad key': 'x' });
+    const plan = await importFile(ws, { format: 'json_i18next', projectId: 'web', content, dryRun: true });
+    expect(plan.keys).toEqual([
+      { key: 'a', action: 'update', changes: [{ field: 'text', before: 'Old', after: 'New' }] },
+      { key: 'b', action: 'unchanged', changes: [] },
+      { key: 'c', action: 'create', changes: [{ field: 'text', before: null, after: 'Fresh' }] },
+      { key: 'bad key', action: 'skip', reason: expect.stringContaining('not a developer ID'), changes: [] },
+    ]);
+    const fr = await importFile(ws, {
+      format: 'json_i18next',
+      projectId: 'web',
+      variantId: 'fr',
+      content: JSON.stringify({ a: 'Nouveau', z: 'Z' }),
+      dryRun: true,
+    });
+    expect(fr.keys).toEqual([
+      { key: 'a', action: 'update', changes: [{ variantId: 'fr', field: 'text', before: null, after: 'Nouveau' }] },
+      { key: 'z', action: 'skip', reason: expect.stringContaining('fr: no text with developer ID z'), changes: [] },
+    ]);
+  });
+
+  it('skips the keys the request names and writes nothing of them', async () => {
+    const ws = await fresh();
+    await importFile(ws, { format: 'json_i18next', projectId: 'web', content: JSON.stringify({ a: 'Old' }) });
+    const content = JSON.stringify({ a: 'New', b: 'B', c: 'C' });
+    const body = { format: 'json_i18next', projectId: 'web', content, skip: ['a', 'c'] };
+    const plan = await importFile(ws, { ...body, dryRun: true });
+    expect(plan).toMatchObject({ created: ['b'], updated: [], skipped: [{ key: 'a' }, { key: 'c' }] });
+    expect(plan.keys.map((k: any) => [k.key, k.action])).toEqual([
+      ['a', 'skip'],
+      ['b', 'create'],
+      ['c', 'skip'],
+    ]);
+    const before = await historyCount(ws);
+    await importFile(ws, body);
+    const now = await records(ws);
+    expect(now.get('a')?.text).toBe('Old');
+    expect(now.has('c')).toBe(false);
+    expect(now.get('b')?.text).toBe('B');
+    expect(await historyCount(ws)).toBe(before + 1);
+    const bad = await ws.api.post('import', { ...body, skip: 'a' });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('skip');
+  });
+
+  it('new texts go into the block (or folder) named; updates stay where they are', async () => {
+    const ws = await fresh();
+    await post(ws, 'projectBlocks', { projectId: 'web', blocks: [{ developerId: 'intro', name: 'Intro' }] });
+    await importFile(ws, { format: 'json_i18next', projectId: 'web', content: JSON.stringify({ a: 'A' }) });
+    await importFile(ws, {
+      format: 'json_i18next',
+      projectId: 'web',
+      blockId: 'intro',
+      content: JSON.stringify({ a: 'A2', n: 'N' }),
+    });
+    const now = await records(ws);
+    expect(now.get('n')?.blockName).toBe('Intro');
+    expect(now.get('a')?.blockName ?? null).toBeNull();
+    expect(now.get('a')?.text).toBe('A2');
+  });
+
+  it('takes skip in a multipart upload as a JSON list', async () => {
+    const ws = await fresh();
+    const boundary = 'b0undary';
+    const part = (name: string, value: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+    const payload = `${part('format', 'json_i18next')}${part('projectId', 'web')}${part('skip', '["a"]')}${part('content', '{"a":"A","b":"B"}')}--${boundary}--\r\n`;
+    const res = await ctx.app.inject({
+      method: 'POST',
+      url: '/v2/import',
+      headers: { authorization: ws.key, 'content-type': `multipart/form-data; boundary=${boundary}` },
+      payload,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(JSON.parse(res.body)).toMatchObject({ created: ['b'], skipped: [{ key: 'a' }] });
+  });
+});
