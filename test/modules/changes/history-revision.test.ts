@@ -24,7 +24,7 @@ describe('revisions of writes', () => {
 
     const changes = await history(ws, `?revision=${second}`);
     expect(changes.map((c) => c.developerId).sort()).toEqual(['a', 'b']);
-    expect(changes.every((c) => (c as unknown as { revision: string }).revision === second)).toBe(true);
+    expect(changes.every((c) => c.revision === second)).toBe(true);
     expect((await history(ws, `?revision=${first}`)).map((c) => c.developerId)).toEqual(['web']);
 
     // Nothing changed: no revision made.

@@ -328,7 +328,7 @@ describe('POST /v2/history/restore', () => {
     const res = await restore(other, { changeId: deleted.id });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('changeId');
-    const revision = (await history(ws, `?id=footer`))[0]?.revision as unknown as string;
+    const revision = (await history(ws, '?id=footer'))[0]?.revision as string;
     expect((await restore(other, { revision })).status).toBe(400);
     expect(base(await records(ws, 'textItems'), 'footer')).toBeUndefined();
     expect(await records(other, 'textItems')).toEqual([]);
