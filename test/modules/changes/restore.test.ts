@@ -223,7 +223,11 @@ describe('POST /v2/history/restore', () => {
     const deleted = (await history(ws, `?revision=${del}`)).find((c) => c.kind === 'component' && !c.variantId);
     await restored(ws, { changeId: (deleted as Change).id });
     expect(comparable(await records(ws, 'components'))).toEqual(components);
-    expect(base(await records(ws, 'textItems'), 'save-1')).toMatchObject({ text: 'Save' });
+    expect(comparable(await records(ws, 'textItems'))).toEqual(items);
+    expect(base(await records(ws, 'textItems'), 'save-1')).toMatchObject({ text: 'Save', componentId: 'save' });
+    // The instance shows the component again: a change to the component reaches it.
+    await ok(ws.api.patch('components', { updates: [{ developerId: 'save', text: 'Store' }] }));
+    expect(base(await records(ws, 'textItems'), 'save-1')).toMatchObject({ text: 'Store' });
   });
 
   it('re-creates a deleted folder with its components and subfolders', async () => {
