@@ -183,6 +183,44 @@ describe('POST /v2/history/restore', () => {
     expect(base(await records(ws, 'textItems'), 't3')).toMatchObject({ status: 'REVIEW', tags: ['bulk'] });
   });
 
+  it('restores rich text, and undoes a move of components between folders', async () => {
+    const ws = await createWorkspace(ctx);
+    await ok(
+      ws.api.post('componentFolders', {
+        folders: [
+          { name: 'A', developerId: 'a' },
+          { name: 'B', developerId: 'b' },
+        ],
+      }),
+    );
+    await ok(
+      ws.api.post('components', {
+        richText: 'html',
+        components: [
+          { developerId: 'rich', text: '<strong>Save</strong> &amp; go', folderId: 'a' },
+          { developerId: 'plain', text: 'x < y', folderId: 'a' },
+        ],
+      }),
+    );
+    const before = comparable(await records(ws, 'components'));
+    expect(base(before, 'rich')?.richText).toContain('<strong>Save</strong>');
+    await ok(ws.api.patch('components', { updates: [{ developerId: 'rich', text: 'Plain now' }] }));
+    const move = await revisionOf(
+      ws.api.patch('components', {
+        updates: [
+          { developerId: 'rich', folderId: 'b' },
+          { developerId: 'plain', folderId: 'b' },
+        ],
+      }),
+    );
+    expect(await history(ws, `?revision=${move}`)).toMatchObject([{ action: 'moved' }, { action: 'moved' }]);
+    await restored(ws, { revision: move });
+    expect(base(await records(ws, 'components'), 'plain')?.folderId).toBe('a');
+    const created = (await history(ws, '?kind=component&id=rich')).find((c) => c.action === 'created');
+    await restored(ws, { changeId: (created as Change).id });
+    expect(comparable(await records(ws, 'components'))).toEqual(before);
+  });
+
   it('undoes a create by deleting what it created', async () => {
     const ws = await createWorkspace(ctx);
     await ok(ws.api.post('projects', { projects: [{ name: 'Web', developerId: 'web' }] }));
