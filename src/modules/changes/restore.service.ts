@@ -275,7 +275,7 @@ export function createRestoreService(deps: RestoreDeps) {
 
     // Projects first: what they hold goes back into them.
     for (const plan of ofKind('project', 'create')) {
-      const then = (plan.base as Side).then;
+      const then = (plan.base as Side).was;
       await step(plan, () =>
         deps.projects.create(scope, [
           {
@@ -301,7 +301,7 @@ export function createRestoreService(deps: RestoreDeps) {
 
     // Blocks: back into their project, which must exist.
     for (const plan of ofKind('block', 'create')) {
-      const then = (plan.base as Side).then;
+      const then = (plan.base as Side).was;
       const projectId = str(then.projectId) as string;
       if (!projects.has(projectId)) {
         throw conflict(
@@ -335,8 +335,8 @@ export function createRestoreService(deps: RestoreDeps) {
       const ordered: { developerId: string; name: string; parentId: string | null }[] = [];
       const pending = folderCreates.map((p) => ({
         developerId: p.developerIdThen,
-        name: String(p.base?.then.name ?? p.developerIdThen),
-        parentId: str(p.base?.then.parentId),
+        name: String(p.base?.was.name ?? p.developerIdThen),
+        parentId: str(p.base?.was.parentId),
       }));
       while (pending.length > 0) {
         const index = pending.findIndex(
@@ -425,12 +425,12 @@ export function createRestoreService(deps: RestoreDeps) {
     const projects = kind === 'textItem' ? await deps.projectIds(trx, workspaceId) : new Set<string>();
 
     for (const plan of mine) {
-      const step = stepOf(plan);
-      if (step === 'none' || step === 'remove') continue;
-      const developerId = step === 'create' ? plan.developerIdThen : plan.developerIdNow;
+      const todo = stepOf(plan);
+      if (todo === 'none' || todo === 'remove') continue;
+      const developerId = todo === 'create' ? plan.developerIdThen : plan.developerIdNow;
       planOf.set(developerId, plan);
-      if (step === 'create') {
-        const then = (plan.base as Side).then;
+      if (todo === 'create') {
+        const then = (plan.base as Side).was;
         if (kind === 'textItem') {
           const projectId = str(then.projectId) as string;
           if (!projects.has(projectId)) {
@@ -469,7 +469,7 @@ export function createRestoreService(deps: RestoreDeps) {
       for (const [variantId, side] of plan.variants) {
         // A variant value added since stays: values are removed only with their variant.
         if (!side.existed) continue;
-        const values = side.exists && step !== 'create' ? changedFields(side) : side.then;
+        const values = side.exists && todo !== 'create' ? changedFields(side) : side.was;
         const html = isRich(values);
         const item: TextInput = { developerId, ...textFields(values, html) };
         if (Object.keys(item).length > 1) updates.add([variantId, html ? 'html' : ''], item);
