@@ -64,6 +64,19 @@ describe('revisions of writes', () => {
     ]);
   });
 
+  it('filters on several kinds at once', async () => {
+    const ws = await createWorkspace(ctx);
+    await ws.api.post('projects', { projects: [{ name: 'Web', developerId: 'web' }] });
+    await ws.api.post('componentFolders', { folders: [{ name: 'F', developerId: 'f' }] });
+    await ws.api.post('components', { components: [{ developerId: 'c', text: 'C' }] });
+    const kinds = (await history(ws, '?kind=project,component')).map((c) => c.kind);
+    expect(kinds).toEqual(['component', 'project']);
+    expect((await history(ws, '?kind=folder,component&id=f')).map((c) => c.developerId)).toEqual(['f']);
+    const bad = await ws.api.get('history?kind=project,nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('kind');
+  });
+
   it('refuses a revision that is not a positive integer, naming it', async () => {
     const ws = await createWorkspace(ctx);
     for (const bad of ['abc', '0', '-1', '1.5']) {
