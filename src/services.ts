@@ -221,6 +221,8 @@ export function createServices(
         textItems.updateIn(trx, workspaceId, input as unknown as Parameters<typeof textItems.updateIn>[2], userIds),
       place: textItems.place,
       remove: textItems.remove,
+      relink: textItems.relink,
+      detach: textItems.detach,
     },
   });
 

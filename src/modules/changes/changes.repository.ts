@@ -73,7 +73,8 @@ export async function insertChanges(
 }
 
 export interface ChangesQuery {
-  kind?: string;
+  /** One kind or several. */
+  kind?: string | readonly string[];
   developerId?: string;
   since?: string;
   until?: string;
@@ -116,16 +117,17 @@ function recordedOfRow(row: Selectable<Database['changes']>): RecordedChange[] {
  */
 export async function listChanges(db: Executor, workspaceId: number, query: ChangesQuery): Promise<RecordedChange[]> {
   let select = db.selectFrom('changes').selectAll().where('workspace_id', '=', workspaceId);
-  if (query.kind !== undefined) select = select.where('kind', '=', query.kind);
+  const kinds = query.kind === undefined ? undefined : typeof query.kind === 'string' ? [query.kind] : [...query.kind];
+  if (kinds !== undefined) select = select.where('kind', 'in', kinds);
   if (query.developerId !== undefined) {
-    const { developerId, kind } = query;
+    const { developerId } = query;
     select = select.where('record_ref', 'in', (eb) => {
       let refs = eb
         .selectFrom('changes')
         .select('record_ref')
         .where('workspace_id', '=', workspaceId)
         .where('developer_id', '=', developerId);
-      if (kind !== undefined) refs = refs.where('kind', '=', kind);
+      if (kinds !== undefined) refs = refs.where('kind', 'in', kinds);
       return refs;
     });
   }

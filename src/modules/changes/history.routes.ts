@@ -7,7 +7,9 @@ import { HISTORY_MAX_LIMIT, type HistoryService } from './history.service.js';
 import type { RestoreService } from './restore.service.js';
 
 const HistoryQuery = Type.Object({
-  kind: Type.Optional(Type.String({ description: `One of ${CHANGE_KINDS.join(', ')}` })),
+  kind: Type.Optional(
+    Type.String({ description: `One of ${CHANGE_KINDS.join(', ')}, or several separated by commas` }),
+  ),
   id: Type.Optional(
     Type.String({ description: 'A developer ID: every change of the records that had it (renames followed)' }),
   ),

@@ -67,8 +67,12 @@ export function createHistoryService(deps: {
 
   /** GET /v2/history: the workspace's changes, newest first, a page at a time. */
   async function list(workspaceId: number, query: HistoryQuery): Promise<HistoryPage> {
-    if (query.kind !== undefined && !CHANGE_KINDS.includes(query.kind as ChangeKind)) {
-      throw badRequest(`kind must be one of: ${CHANGE_KINDS.map((k) => `"${k}"`).join(', ')}`);
+    // One kind, or several separated by commas (`textItem,component`).
+    const kinds = query.kind?.split(',').map((k) => k.trim());
+    const unknown = kinds?.find((k) => !CHANGE_KINDS.includes(k as ChangeKind));
+    if (unknown !== undefined) {
+      const known = CHANGE_KINDS.map((k) => `"${k}"`).join(', ');
+      throw badRequest(`kind must be one of: ${known} (or several, separated by commas), not '${unknown}'`);
     }
     const limit = query.limit ?? DEFAULT_LIMIT;
     if (!Number.isInteger(limit) || limit < 1 || limit > HISTORY_MAX_LIMIT) {
@@ -76,7 +80,7 @@ export function createHistoryService(deps: {
     }
     // One more than asked tells whether another page follows.
     const rows = await listChanges(db, workspaceId, {
-      kind: query.kind,
+      kind: kinds,
       developerId: query.id,
       since: instant(query.since, 'since'),
       until: instant(query.until, 'until'),

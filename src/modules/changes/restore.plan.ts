@@ -16,9 +16,9 @@ export interface Side {
   existed: boolean;
   exists: boolean;
   /** The values to restore: each field touched since, as it was at that point. */
-  then: Record<string, unknown>;
+  was: Record<string, unknown>;
   /** The same fields as they are now. */
-  now: Record<string, unknown>;
+  is: Record<string, unknown>;
 }
 
 export interface RecordPlan {
@@ -48,12 +48,12 @@ function addTo(
   action: ChangeAction,
   fields: Record<string, { before: unknown; after: unknown }>,
 ) {
-  const out = side ?? { existed: action !== 'created', exists: true, then: {}, now: {} };
+  const out = side ?? { existed: action !== 'created', exists: true, was: {}, is: {} };
   out.exists = action !== 'deleted';
   for (const name in fields) {
     const field = fields[name] as { before: unknown; after: unknown };
-    if (!(name in out.then)) out.then[name] = field.before;
-    out.now[name] = field.after;
+    if (!(name in out.was)) out.was[name] = field.before;
+    out.is[name] = field.after;
   }
   return out;
 }
@@ -83,7 +83,7 @@ export function planRecords(rows: readonly StoredRow[]): Map<string, RecordPlan>
       }
     }
     // A rename lists the developer ID it had: the first one since is the ID of that point.
-    const renamed = plan.base?.then.developerId;
+    const renamed = plan.base?.was.developerId;
     if (typeof renamed === 'string') plan.developerIdThen = renamed;
   }
   return plans;
@@ -94,6 +94,6 @@ const same = (a: unknown, b: unknown) => JSON.stringify(a ?? null) === JSON.stri
 /** The fields of a side whose value then differs from the value now (what an update must set). */
 export function changedFields(side: Side): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const name in side.then) if (!same(side.then[name], side.now[name])) out[name] = side.then[name];
+  for (const name in side.was) if (!same(side.was[name], side.is[name])) out[name] = side.was[name];
   return out;
 }

@@ -93,6 +93,9 @@ export interface RestoreDeps {
       input: { componentId: string; projectId: string; blockId?: string | null; developerId: string },
     ): Promise<unknown>;
     remove(scope: WriteScope, developerIds: string[]): Promise<unknown>;
+    /** Instances detached since are linked again; items linked since are detached. */
+    relink(scope: WriteScope, links: { developerId: string; componentId: string }[]): Promise<unknown>;
+    detach(scope: WriteScope, developerIds: string[]): Promise<unknown>;
   };
 }
 
@@ -136,7 +139,7 @@ async function plansOf(trx: Trx, workspaceId: number, input: RestoreInput): Prom
     refs = [row.record_ref];
     // A deleted record comes back as it was just before the delete; any other, as the change left it.
     fromRow = part.action === 'deleted' ? row.id : row.id + 1;
-    if (part.action === 'deleted' && row.revision !== null && ['project', 'block', 'folder'].includes(row.kind)) {
+    if (part.action === 'deleted' && row.revision !== null && row.kind in HOLDING_FIELD) {
       // What the same write removed or moved out with it comes back too.
       const write = await rowsOfRevision(trx, workspaceId, Number(row.revision));
       refs.push(...write.filter((other) => heldBy(row, other)).map((other) => other.record_ref));
@@ -161,10 +164,18 @@ async function plansOf(trx: Trx, workspaceId: number, input: RestoreInput): Prom
   return [...planRecords(rows).values()];
 }
 
+/** The field by which a record names the container (or component) whose delete took it along. */
+const HOLDING_FIELD: Record<string, string> = {
+  project: 'projectId',
+  block: 'blockId',
+  folder: 'folderId',
+  component: 'componentId',
+};
+
 /** Whether a change of the same write was to a record held by the deleted container `row`. */
 function heldBy(row: ChangeRow, other: ChangeRow): boolean {
   if (other.record_ref === row.record_ref) return false;
-  const field = { project: 'projectId', block: 'blockId', folder: 'folderId' }[row.kind] as string;
+  const field = HOLDING_FIELD[row.kind] as string;
   return changesOfRow(other).some(
     (part) =>
       part.fields[field]?.before === row.developer_id ||
@@ -264,7 +275,7 @@ export function createRestoreService(deps: RestoreDeps) {
 
     // Projects first: what they hold goes back into them.
     for (const plan of ofKind('project', 'create')) {
-      const then = (plan.base as Side).then;
+      const then = (plan.base as Side).was;
       await step(plan, () =>
         deps.projects.create(scope, [
           {
@@ -290,7 +301,7 @@ export function createRestoreService(deps: RestoreDeps) {
 
     // Blocks: back into their project, which must exist.
     for (const plan of ofKind('block', 'create')) {
-      const then = (plan.base as Side).then;
+      const then = (plan.base as Side).was;
       const projectId = str(then.projectId) as string;
       if (!projects.has(projectId)) {
         throw conflict(
@@ -324,8 +335,8 @@ export function createRestoreService(deps: RestoreDeps) {
       const ordered: { developerId: string; name: string; parentId: string | null }[] = [];
       const pending = folderCreates.map((p) => ({
         developerId: p.developerIdThen,
-        name: String(p.base?.then.name ?? p.developerIdThen),
-        parentId: str(p.base?.then.parentId),
+        name: String(p.base?.was.name ?? p.developerIdThen),
+        parentId: str(p.base?.was.parentId),
       }));
       while (pending.length > 0) {
         const index = pending.findIndex(
@@ -409,15 +420,17 @@ export function createRestoreService(deps: RestoreDeps) {
     const instances: { plan: RecordPlan; then: Record<string, unknown> }[] = [];
     const updates = new Batches();
     const planOf = new Map<string, RecordPlan>();
+    const links: { developerId: string; componentId: string }[] = [];
+    const unlinks: string[] = [];
     const projects = kind === 'textItem' ? await deps.projectIds(trx, workspaceId) : new Set<string>();
 
     for (const plan of mine) {
-      const step = stepOf(plan);
-      if (step === 'none' || step === 'remove') continue;
-      const developerId = step === 'create' ? plan.developerIdThen : plan.developerIdNow;
+      const todo = stepOf(plan);
+      if (todo === 'none' || todo === 'remove') continue;
+      const developerId = todo === 'create' ? plan.developerIdThen : plan.developerIdNow;
       planOf.set(developerId, plan);
-      if (step === 'create') {
-        const then = (plan.base as Side).then;
+      if (todo === 'create') {
+        const then = (plan.base as Side).was;
         if (kind === 'textItem') {
           const projectId = str(then.projectId) as string;
           if (!projects.has(projectId)) {
@@ -439,15 +452,24 @@ export function createRestoreService(deps: RestoreDeps) {
       } else if (plan.base) {
         const fields = changedFields(plan.base);
         const html = isRich(fields);
+        if (kind === 'textItem' && 'componentId' in fields) {
+          const componentId = str(fields.componentId);
+          if (componentId !== null) links.push({ developerId, componentId });
+          else unlinks.push(developerId);
+        }
         // An instance's text is its component's: only its own fields go back.
         const content = textFields(fields, html);
+        if (str(fields.componentId) !== null) {
+          delete content.text;
+          delete content.plurals;
+        }
         const item: TextInput = { developerId, ...ownFields(kind, { projectId: null, ...fields }, place), ...content };
         if (Object.keys(item).length > 1) updates.add(['', html ? 'html' : ''], item);
       }
       for (const [variantId, side] of plan.variants) {
         // A variant value added since stays: values are removed only with their variant.
         if (!side.existed) continue;
-        const values = side.exists && step !== 'create' ? changedFields(side) : side.then;
+        const values = side.exists && todo !== 'create' ? changedFields(side) : side.was;
         const html = isRich(values);
         const item: TextInput = { developerId, ...textFields(values, html) };
         if (Object.keys(item).length > 1) updates.add([variantId, html ? 'html' : ''], item);
@@ -485,6 +507,12 @@ export function createRestoreService(deps: RestoreDeps) {
         if (name in then && then[name] !== null) own[name] = then[name];
       }
       if (Object.keys(own).length > 1) updates.add(['', ''], own);
+    }
+    if (unlinks.length > 0) {
+      await step(planOf.get(unlinks[0] as string) ?? null, () => deps.textItems.detach(scope, unlinks));
+    }
+    if (links.length > 0) {
+      await step(planOf.get(links[0]?.developerId ?? '') ?? null, () => deps.textItems.relink(scope, links));
     }
     for (const { key, items } of updates.groups.values()) {
       const [variantId, mode] = key as [string, string];

@@ -9,6 +9,7 @@ import { baseNotFound, type ProjectsService, projectNotFound } from '../projects
 import {
   assertDistinctCreateIds,
   assertIfMatch,
+  type Component,
   createTexts,
   deleteTexts,
   derivedItems,
@@ -28,8 +29,10 @@ import {
   plannedCreate,
   plannedUpdates,
   pluralFormsOfRenameTargets,
+  relinkTextItems,
   requireTexts,
   showInstances,
+  type TextItem,
   type TextsImport,
   type TextsServiceDeps,
   takenPluralIds,
@@ -372,7 +375,43 @@ export function createTextItemsService(deps: TextItemsDeps) {
       userIds,
     );
 
-  return { list, create, update, put, remove, importIn, place, instances, detach, createIn, updateIn };
+  /** Links detached text items to their components again (a restore undoing a detach), all or none. */
+  async function relink(scope: WriteScope, links: readonly { developerId: string; componentId: string }[]) {
+    const { workspaceId } = scope;
+    await writes.write(scope, async (trx) => {
+      const items = await loadTextsByDeveloperIds(
+        trx,
+        workspaceId,
+        'text_item',
+        links.map((l) => l.developerId),
+      );
+      const components = await loadTextsByDeveloperIds(
+        trx,
+        workspaceId,
+        'component',
+        links.map((l) => l.componentId),
+      );
+      const pairs = links.map((link, index) => {
+        const item = items.find((i) => i.developerId === link.developerId) as TextItem | undefined;
+        if (!item) throw textItemNotFound(link.developerId);
+        if (item.componentId !== null) {
+          throw badRequest(`links[${index}]: text item ${link.developerId} is already a linked instance`);
+        }
+        const component = components.find((c) => c.developerId === link.componentId) as Component | undefined;
+        if (!component) throw badRequest(`links[${index}].componentId: Component ${link.componentId} not found`);
+        return { item, component };
+      });
+      const linked = await relinkTextItems(trx, workspaceId, pairs);
+      const lookups = await deps.texts.lookupsFor(
+        trx,
+        workspaceId,
+        linked.map((l) => l.after),
+      );
+      return { changes: linked.flatMap((l) => textChanges(l.before, l.after, lookups)), result: undefined };
+    });
+  }
+
+  return { list, create, update, put, remove, importIn, place, instances, detach, createIn, updateIn, relink };
 }
 
 export type TextItemsService = ReturnType<typeof createTextItemsService>;

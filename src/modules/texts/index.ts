@@ -33,7 +33,7 @@ export {
 } from './create.js';
 export { assertIfMatch, etagOf, type IfMatch, parseIfMatch } from './etags.js';
 export { type FilterKey, type ParsedFilter, parseFilter } from './filter.parse.js';
-export { detachInstances, detachTextItems, showInstances } from './instances.js';
+export { detachInstances, detachTextItems, relinkTextItems, showInstances } from './instances.js';
 export { inCldrOrder, isPluralForm, PLURAL_FORMS, splitPluralRecordId } from './plurals.js';
 export { baseOwner, type Owner } from './records.js';
 export {

@@ -141,3 +141,28 @@ async function detach(
   await repo.insertTextVariables(db, variableRows);
   return detached;
 }
+
+/**
+ * Links plain text items to components again (a restore undoing a detach): each shows its
+ * component's text, rich text and plurals again, keeping its own fields and variant values.
+ */
+export async function relinkTextItems(
+  db: Executor,
+  workspaceId: number,
+  links: readonly { item: TextItem; component: Component }[],
+): Promise<{ before: TextItem; after: TextItem }[]> {
+  const updatedAt = now();
+  const linked: { before: TextItem; after: TextItem }[] = [];
+  for (const { item, component } of links) {
+    const { text, richText, plurals } = component;
+    await repo.updateTextFields(
+      db,
+      workspaceId,
+      [item.id],
+      { text, richText, plurals, componentId: component.id },
+      updatedAt,
+    );
+    linked.push({ before: item, after: readThrough({ ...item, componentId: component.id }, component) });
+  }
+  return linked;
+}

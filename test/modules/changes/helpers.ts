@@ -6,6 +6,7 @@ export interface Change {
   id: string;
   actor: string;
   keyId: string | null;
+  revision: string | null;
   kind: string;
   developerId: string;
   variantId: string | null;

@@ -24,7 +24,7 @@ describe('revisions of writes', () => {
 
     const changes = await history(ws, `?revision=${second}`);
     expect(changes.map((c) => c.developerId).sort()).toEqual(['a', 'b']);
-    expect(changes.every((c) => (c as unknown as { revision: string }).revision === second)).toBe(true);
+    expect(changes.every((c) => c.revision === second)).toBe(true);
     expect((await history(ws, `?revision=${first}`)).map((c) => c.developerId)).toEqual(['web']);
 
     // Nothing changed: no revision made.
@@ -62,6 +62,19 @@ describe('revisions of writes', () => {
     expect(await history(ws, `?revision=${revision}`)).toMatchObject([
       { developerId: 'hello', action: 'updated', fields: { text: { before: 'Hello', after: 'Hi' } } },
     ]);
+  });
+
+  it('filters on several kinds at once', async () => {
+    const ws = await createWorkspace(ctx);
+    await ws.api.post('projects', { projects: [{ name: 'Web', developerId: 'web' }] });
+    await ws.api.post('componentFolders', { folders: [{ name: 'F', developerId: 'f' }] });
+    await ws.api.post('components', { components: [{ developerId: 'c', text: 'C' }] });
+    const kinds = (await history(ws, '?kind=project,component')).map((c) => c.kind);
+    expect(kinds).toEqual(['component', 'project']);
+    expect((await history(ws, '?kind=folder,component&id=f')).map((c) => c.developerId)).toEqual(['f']);
+    const bad = await ws.api.get('history?kind=project,nope');
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toContain('kind');
   });
 
   it('refuses a revision that is not a positive integer, naming it', async () => {

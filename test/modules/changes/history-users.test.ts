@@ -29,6 +29,7 @@ describe('history of users', () => {
         at: expect.any(String),
         actor: 'cli',
         keyId: null,
+        revision: expect.stringMatching(/^\d+$/),
         kind: 'user',
         developerId: 'ana@example.com',
         variantId: null,

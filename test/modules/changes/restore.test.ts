@@ -183,6 +183,44 @@ describe('POST /v2/history/restore', () => {
     expect(base(await records(ws, 'textItems'), 't3')).toMatchObject({ status: 'REVIEW', tags: ['bulk'] });
   });
 
+  it('restores rich text, and undoes a move of components between folders', async () => {
+    const ws = await createWorkspace(ctx);
+    await ok(
+      ws.api.post('componentFolders', {
+        folders: [
+          { name: 'A', developerId: 'a' },
+          { name: 'B', developerId: 'b' },
+        ],
+      }),
+    );
+    await ok(
+      ws.api.post('components', {
+        richText: 'html',
+        components: [
+          { developerId: 'rich', text: '<strong>Save</strong> &amp; go', folderId: 'a' },
+          { developerId: 'plain', text: 'x < y', folderId: 'a' },
+        ],
+      }),
+    );
+    const before = comparable(await records(ws, 'components'));
+    expect(base(before, 'rich')?.richText).toContain('<strong>Save</strong>');
+    await ok(ws.api.patch('components', { updates: [{ developerId: 'rich', text: 'Plain now' }] }));
+    const move = await revisionOf(
+      ws.api.patch('components', {
+        updates: [
+          { developerId: 'rich', folderId: 'b' },
+          { developerId: 'plain', folderId: 'b' },
+        ],
+      }),
+    );
+    expect(await history(ws, `?revision=${move}`)).toMatchObject([{ action: 'moved' }, { action: 'moved' }]);
+    await restored(ws, { revision: move });
+    expect(base(await records(ws, 'components'), 'plain')?.folderId).toBe('a');
+    const created = (await history(ws, '?kind=component&id=rich')).find((c) => c.action === 'created');
+    await restored(ws, { changeId: (created as Change).id });
+    expect(comparable(await records(ws, 'components'))).toEqual(before);
+  });
+
   it('undoes a create by deleting what it created', async () => {
     const ws = await createWorkspace(ctx);
     await ok(ws.api.post('projects', { projects: [{ name: 'Web', developerId: 'web' }] }));
@@ -223,7 +261,11 @@ describe('POST /v2/history/restore', () => {
     const deleted = (await history(ws, `?revision=${del}`)).find((c) => c.kind === 'component' && !c.variantId);
     await restored(ws, { changeId: (deleted as Change).id });
     expect(comparable(await records(ws, 'components'))).toEqual(components);
-    expect(base(await records(ws, 'textItems'), 'save-1')).toMatchObject({ text: 'Save' });
+    expect(comparable(await records(ws, 'textItems'))).toEqual(items);
+    expect(base(await records(ws, 'textItems'), 'save-1')).toMatchObject({ text: 'Save', componentId: 'save' });
+    // The instance shows the component again: a change to the component reaches it.
+    await ok(ws.api.patch('components', { updates: [{ developerId: 'save', text: 'Store' }] }));
+    expect(base(await records(ws, 'textItems'), 'save-1')).toMatchObject({ text: 'Store' });
   });
 
   it('re-creates a deleted folder with its components and subfolders', async () => {
@@ -328,7 +370,7 @@ describe('POST /v2/history/restore', () => {
     const res = await restore(other, { changeId: deleted.id });
     expect(res.status).toBe(400);
     expect(res.body.message).toContain('changeId');
-    const revision = (await history(ws, `?id=footer`))[0]?.revision as unknown as string;
+    const revision = (await history(ws, '?id=footer'))[0]?.revision as string;
     expect((await restore(other, { revision })).status).toBe(400);
     expect(base(await records(ws, 'textItems'), 'footer')).toBeUndefined();
     expect(await records(other, 'textItems')).toEqual([]);
