@@ -157,7 +157,7 @@ describe('project order and the component library in Chromium', { timeout: 120_0
   });
 
   it('places a library component into a project and lists it among the component’s instances', async () => {
-    await page.getByRole('button', { name: 'Library root' }).click();
+    await page.getByRole('link', { name: 'Library root' }).click();
     await page.getByRole('option', { name: /Cancel/ }).click();
     const instances = page.getByRole('region', { name: 'Instances' });
     await instances.getByText('Not used in any project yet.').waitFor();

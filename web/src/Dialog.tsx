@@ -80,36 +80,45 @@ export function FormDialog({
       <form method="dialog" onSubmit={(e) => void submit(e)} aria-labelledby={titleId}>
         <h2 id={titleId}>{title}</h2>
         {children}
-        {fields.map((field) =>
-          field.type === 'checkbox' ? (
-            <label key={field.name} className="check">
-              <input type="checkbox" name={field.name} defaultChecked={field.value === true} />
-              {field.label}
-            </label>
-          ) : field.type === 'select' ? (
-            <label key={field.name}>
-              {field.label}
-              <select name={field.name} defaultValue={String(field.value ?? '')} required={field.required}>
-                {(field.options ?? []).map((o) => (
-                  <option key={o.id} value={o.id}>
-                    {o.name}
-                  </option>
-                ))}
-              </select>
-            </label>
-          ) : (
-            <label key={field.name}>
-              {field.label}
-              <input
-                name={field.name}
-                defaultValue={String(field.value ?? '')}
-                required={field.required}
-                aria-describedby={error ? errorId : undefined}
-              />
-              {field.hint && <span className="muted small">{field.hint}</span>}
-            </label>
-          ),
-        )}
+        {fields.map((field) => {
+          const id = `${titleId}-${field.name}`;
+          const hintId = field.hint ? `${id}-hint` : '';
+          const described = [hintId, error ? errorId : ''].join(' ').trim() || undefined;
+          if (field.type === 'checkbox')
+            return (
+              <div key={field.name} className="check">
+                <input type="checkbox" id={id} name={field.name} defaultChecked={field.value === true} />
+                <label htmlFor={id}>{field.label}</label>
+              </div>
+            );
+          return (
+            <div key={field.name} className="field">
+              <label htmlFor={id}>{field.label}</label>
+              {field.type === 'select' ? (
+                <select id={id} name={field.name} defaultValue={String(field.value ?? '')} required={field.required}>
+                  {(field.options ?? []).map((o) => (
+                    <option key={o.id} value={o.id}>
+                      {o.name}
+                    </option>
+                  ))}
+                </select>
+              ) : (
+                <input
+                  id={id}
+                  name={field.name}
+                  defaultValue={String(field.value ?? '')}
+                  required={field.required}
+                  aria-describedby={described}
+                />
+              )}
+              {field.hint && (
+                <span className="muted small" id={hintId}>
+                  {field.hint}
+                </span>
+              )}
+            </div>
+          );
+        })}
         {error && (
           <p role="alert" className="error" id={errorId}>
             {error}

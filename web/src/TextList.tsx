@@ -26,11 +26,13 @@ export const TextList = forwardRef<
     selection: ReadonlySet<string>;
     /** Per text, its state in each shown variant: [variant name, state]. */
     states?: (text: Text) => [string, string][];
+    /** A status's name for its id. */
+    statusName?: (id: string) => string;
     onActive: (developerId: string) => void;
     onOpen: (developerId: string) => void;
     onToggle: (developerId: string, range: boolean) => void;
   }
->(function TextList({ texts, open, active, selection, states, onActive, onOpen, onToggle }, handle) {
+>(function TextList({ texts, open, active, selection, states, statusName, onActive, onOpen, onToggle }, handle) {
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
     count: texts.length,
@@ -123,7 +125,7 @@ export const TextList = forwardRef<
                 <span className="row-text">{text.base.text || '(empty)'}</span>
                 <span className="row-meta">
                   {text.name ?? id}
-                  {text.blockName ? ` · ${text.blockName}` : ''} · {text.base.status}
+                  {text.blockName ? ` · ${text.blockName}` : ''} · {statusName?.(text.base.status) ?? text.base.status}
                   {marks.map(([variant, state]) => (
                     <span key={variant} className={`state state-${state}`}>
                       {' '}

@@ -262,6 +262,7 @@ export function TextsPage({
       active={active}
       selection={selection}
       states={variants.length ? stateMarks : undefined}
+      statusName={(id) => data.statuses.find((s) => s.id === id)?.name ?? id}
       onActive={setActive}
       onOpen={(id) => o.go(openUrl(id))}
       onToggle={toggle}
@@ -269,7 +270,7 @@ export function TextsPage({
   );
 
   return (
-    <div className={`columns${openText ? ' has-open' : ''}`}>
+    <main className={`columns${openText ? ' has-open' : ''}`}>
       <section className="list" aria-label="Texts">
         <div className="list-head">
           <h1>{title}</h1>
@@ -346,9 +347,12 @@ export function TextsPage({
       {openText ? (
         // biome-ignore lint/a11y/noStaticElementInteractions: Esc anywhere in the open text closes it.
         <div className="editor-pane" onKeyDown={onEditorKey}>
-          <button type="button" className="back" onClick={() => o.go(listPlaceUrl())}>
-            Back to the list
-          </button>
+          <div className="phone-head">
+            <button type="button" className="back" onClick={() => o.go(listPlaceUrl())}>
+              Back to the list
+            </button>
+            <h1>{title}</h1>
+          </div>
           {isProject ? (
             <TextTools o={o} text={openText} projectId={place.projectId} blocks={blocks} canEdit={canEdit} />
           ) : (
@@ -379,6 +383,6 @@ export function TextsPage({
           </p>
         </div>
       )}
-    </div>
+    </main>
   );
 }

@@ -136,7 +136,9 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
           <HistoryList kind={place.kind} developerId={place.developerId} />
         </main>
       ) : (
-        <HistoryList />
+        <main className="page">
+          <HistoryList />
+        </main>
       );
   } else if (place.page === 'import') body = <ImportPage data={data} canEdit={canEdit} />;
   else if (place.page === 'export') body = <ExportPage data={data} />;
@@ -240,7 +242,7 @@ function Sidebar({ place, blocks, o, canEdit }: { place: Place; blocks: Block[];
               {p.name}
             </AppLink>
             {currentProject === p.id && blocks.length > 0 && (
-              <ul aria-label={`Blocks of ${p.name}`}>
+              <ul>
                 {blocks.map((b) => (
                   <li key={b.id}>
                     <AppLink to={blockUrl(p.id, b.id)} go={o.go} current={currentBlock === b.id} className="block-link">
