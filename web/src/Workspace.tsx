@@ -109,6 +109,14 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
     navigate(`${location}${query ? `?${query}` : ''}`, { replace: true });
   };
 
+  // `/settings/<section>` opens the settings at that section.
+  const section = place.page === 'settings' ? place.section : null;
+  useEffect(() => {
+    if (!section) return;
+    const timer = window.setTimeout(() => document.getElementById(section)?.scrollIntoView(), 300);
+    return () => window.clearTimeout(timer);
+  }, [section]);
+
   const page = pageOf(place);
   let body: ReactNode;
   if (place.page === 'project' || place.page === 'library') {
