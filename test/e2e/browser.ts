@@ -43,9 +43,9 @@ export async function checkAccessibility(page: Page, name: string): Promise<void
     const page = globalThis as any;
     const result = await page.axe.run(page.document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] });
     return result.violations.map(
-        (v: { id: string; nodes: { target: string[] }[] }) =>
-          `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
-      );
+      (v: { id: string; nodes: { target: string[] }[] }) =>
+        `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+    );
   });
   expect(violations, name).toEqual([]);
 }

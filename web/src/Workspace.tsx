@@ -173,7 +173,7 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
 
   const showSidebar = page === 'texts';
   return (
-    <div className="app">
+    <div className={showSidebar ? 'app app-lists' : 'app'}>
       <header className="topbar">
         <strong className="brand">
           <img src="/favicon.svg" alt="" width="20" height="20" /> copydesk
@@ -223,7 +223,7 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
         }
       >
         {showSidebar && <Sidebar place={place} blocks={blocks} o={o} canEdit={canEdit} />}
-        <ErrorBoundary key={page} what="This page">
+        <ErrorBoundary key={page} what="This page" asPage>
           {body}
         </ErrorBoundary>
       </div>
@@ -242,11 +242,7 @@ function Sidebar({ place, blocks, o, canEdit }: { place: Place; blocks: Block[];
       <ul>
         {o.data.projects.map((p) => (
           <li key={p.id}>
-            <AppLink
-              to={projectUrl(p.id)}
-              go={o.go}
-              current={currentProject === p.id && !currentBlock && place.page === 'project' && !place.textId}
-            >
+            <AppLink to={projectUrl(p.id)} go={o.go} current={currentProject === p.id}>
               {p.name}
             </AppLink>
             {currentProject === p.id && blocks.length > 0 && (
