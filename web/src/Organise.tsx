@@ -297,6 +297,12 @@ export function BlockTools({
   );
 }
 
+/** The folder choices, with `id` among them even while the workspace is being read again after it was made. */
+function withFolder(folders: WorkspaceData['folders'], id: string | null) {
+  const options = folderOptions(folders);
+  return id && !options.some((f) => f.id === id) ? [...options, { id, name: id }] : options;
+}
+
 function newFolderDialog(o: Organise, parentId: string | null, offer: ReturnType<typeof useToast>['offer']) {
   o.show(
     <FormDialog
@@ -310,7 +316,7 @@ function newFolderDialog(o: Organise, parentId: string | null, offer: ReturnType
           label: 'Inside',
           type: 'select',
           value: parentId ?? '',
-          options: folderOptions(o.data.folders),
+          options: withFolder(o.data.folders, parentId),
         },
       ]}
       onSubmit={async (v) => {
