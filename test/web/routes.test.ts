@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keepKeys } from '../../web/src/Bulk.js';
+import { keepKeys } from '../../web/src/exportSelection.js';
 import {
   type Facts,
   filtersQuery,

@@ -1,4 +1,5 @@
 import { FormDialog } from './Dialog';
+import { JSON_FORMATS, keepKeys } from './exportSelection';
 import { MoveComponentsDialog, MoveTextsDialog, type Organise } from './Organise';
 import { useToast } from './Toast';
 import { messageOf, write } from './writes';
@@ -9,21 +10,6 @@ const splitTags = (value: string | boolean | undefined) =>
     .split(',')
     .map((t) => t.trim())
     .filter(Boolean);
-
-/** Formats whose files are one JSON object keyed by developer ID (plural forms as `<id>_<form>`). */
-const JSON_FORMATS = ['json_i18next', 'json_icu', 'json_vue_i18n', 'arb'];
-const FORMS = ['zero', 'one', 'two', 'few', 'many', 'other'];
-
-/** The keys of an exported JSON file that belong to the chosen texts (their plural keys and ARB metadata included). */
-export function keepKeys(file: Record<string, unknown>, ids: ReadonlySet<string>): Record<string, unknown> {
-  const belongs = (key: string) => {
-    const bare = key.startsWith('@') && !key.startsWith('@@') ? key.slice(1) : key;
-    if (ids.has(bare)) return true;
-    const cut = bare.lastIndexOf('_');
-    return cut > 0 && FORMS.includes(bare.slice(cut + 1)) && ids.has(bare.slice(0, cut));
-  };
-  return Object.fromEntries(Object.entries(file).filter(([key]) => key.startsWith('@@') || belongs(key)));
-}
 
 /**
  * What the selected texts can have done to them together: each is one request, all or nothing,
