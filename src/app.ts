@@ -25,7 +25,7 @@ import { registerRateLimits } from './http/rate-limit.js';
 import { ErrorResponse } from './http/schemas.js';
 import { registerStorableText } from './http/storable-text.js';
 import { validatorCompiler } from './http/validation.js';
-import { registerWebApp } from './http/web-app.js';
+import { appNavigationUrl, registerWebApp } from './http/web-app.js';
 import { keysRoutes } from './modules/accounts/keys.routes.js';
 import { sessionRoutes } from './modules/accounts/session.routes.js';
 import { usersRoutes } from './modules/accounts/users.routes.js';
@@ -128,6 +128,8 @@ export async function buildApp(deps: AppDeps) {
       (reply as unknown as FastifyReply).header('x-request-id', request.id).status(status).send(body);
     },
     routerOptions: { ignoreTrailingSlash: true },
+    // A browser opening the app's link to a project shares its path with a v0 read: it gets the app.
+    rewriteUrl: appNavigationUrl,
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnectionsPerAddress(app.server, config.maxConnectionsPerAddress, isTrustedProxy(config.trustProxy));
 

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { resolve } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +9,21 @@ export const WEB_APP_DIR = resolve(import.meta.dirname, '../../web/dist');
 
 /** API paths that must stay 404s (JSON) rather than fall back to the app's page. */
 const API_PREFIXES = ['/v2/', '/v1/', '/docs', '/healthz', '/readyz', '/token-check'];
+
+/**
+ * The URL to route a request by: a browser's navigation (HTML accepted, no API key) to one of the
+ * app's project places (`/projects/<id>…`, paths the deprecated v0 API also reads) is routed to
+ * `/`, so the app loads there; a v0 client (no HTML, or a key) keeps its path.
+ */
+export function appNavigationUrl(request: IncomingMessage): string {
+  const url = request.url ?? '/';
+  const app =
+    request.method === 'GET' &&
+    url.startsWith('/projects/') &&
+    !request.headers.authorization &&
+    (request.headers.accept ?? '').includes('text/html');
+  return app ? '/' : url;
+}
 
 /**
  * The writers' web app at `/`: its built files, and `index.html` for every other GET that is not

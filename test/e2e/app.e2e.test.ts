@@ -301,11 +301,11 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
   });
 
   it('history, export and settings pages work and pass axe-core', async () => {
-    await admin.getByRole('button', { name: 'History' }).click();
+    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'History' }).click();
     await admin.getByRole('region', { name: 'Recent changes' }).getByText('farewell').first().waitFor();
     await checkAccessibility(admin, '06-history');
 
-    await admin.getByRole('button', { name: 'Export' }).click();
+    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Export' }).click();
     await admin.getByLabel('Variant').selectOption('fr');
     const [download] = await Promise.all([
       admin.waitForEvent('download'),
@@ -315,13 +315,13 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     expect(file).toMatchObject({ farewell: 'Au revoir' });
     await checkAccessibility(admin, '07-export');
 
-    await admin.getByRole('button', { name: 'Settings' }).click();
+    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
     await admin.getByRole('button', { name: 'Create key' }).waitFor();
     await checkAccessibility(admin, '08-settings');
   });
   it('imports an i18next file into a project: preview, then import; the API has the texts', async () => {
     const page = admin.getByRole('main');
-    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Import' }).click();
+    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Import' }).click();
     const file = JSON.stringify({ checkout: 'Check out', 'bad key': 'x' });
     await page
       .getByLabel('File')
@@ -352,7 +352,7 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
   });
   it('a page that fails to render shows the error and a way to try again, never a blank page', async () => {
     const nav = admin.getByRole('navigation', { name: 'Pages' });
-    await nav.getByRole('button', { name: 'Texts' }).click();
+    await nav.getByRole('link', { name: 'Texts' }).click();
     // A history answer the page cannot draw (a change without its fields).
     await admin.route('**/v2/history?limit=50', (route) =>
       route.fulfill({
@@ -360,12 +360,12 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
         body: JSON.stringify({ changes: [{ id: '1', at: new Date().toISOString(), fields: null }] }),
       }),
     );
-    await nav.getByRole('button', { name: 'History' }).click();
+    await nav.getByRole('link', { name: 'History' }).click();
     const problem = admin.getByRole('alert').filter({ hasText: 'This page could not be shown' });
     await problem.waitFor();
     expect(await problem.textContent()).toMatch(/could not be shown.*(null|undefined)/);
     // The rest of the app still works around it: the navigation is there.
-    expect(await nav.getByRole('button', { name: 'Export' }).isVisible()).toBe(true);
+    expect(await nav.getByRole('link', { name: 'Export' }).isVisible()).toBe(true);
     await checkAccessibility(admin, '12-page-error');
 
     await admin.unroute('**/v2/history?limit=50');
@@ -395,11 +395,11 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
       return missing;
     };
     for (const name of ['Texts', 'History', 'Import', 'Export', 'Settings']) {
-      await nav.getByRole('button', { name }).click();
+      await nav.getByRole('link', { name }).click();
       expect(await unseen(), name).toEqual([]);
     }
     // The editor: its text box (which draws no outline of its own), toolbar and fields.
-    await nav.getByRole('button', { name: 'Texts' }).click();
+    await nav.getByRole('link', { name: 'Texts' }).click();
     await admin.getByRole('option', { name: /Your cart/ }).click();
     await editor(admin).click();
     const outline = await editor(admin).evaluate((el) => (globalThis as any).getComputedStyle(el).outlineStyle);

@@ -157,7 +157,7 @@ describe('project order and the component library in Chromium', { timeout: 120_0
   });
 
   it('places a library component into a project and lists it among the component’s instances', async () => {
-    await page.getByRole('button', { name: 'Library root' }).click();
+    await page.getByRole('link', { name: 'Library root' }).click();
     await page.getByRole('option', { name: /Cancel/ }).click();
     const instances = page.getByRole('region', { name: 'Instances' });
     await instances.getByText('Not used in any project yet.').waitFor();
@@ -194,7 +194,7 @@ describe('project order and the component library in Chromium', { timeout: 120_0
     await page.getByRole('list', { name: 'Instances of cancel' }).getByRole('button', { name: 'Open cancel' }).click();
     const editor = page.getByRole('region', { name: 'Editing cancel' });
     await editor.getByText('This text is an instance of the library component').waitFor();
-    await expect.poll(() => page.getByRole('button', { name: 'Shop' }).getAttribute('aria-current')).toBe('true');
+    await expect.poll(() => page.getByRole('link', { name: 'Shop' }).getAttribute('aria-current')).toBe('true');
     await expect.poll(() => editor.getByRole('textbox', { name: 'Base text text' }).textContent()).toBe('Cancel order');
     await checkAccessibility(page, 'library-07-instance-opened');
 

@@ -123,7 +123,7 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     await admin.getByLabel(/New password/).fill(PASSWORD);
     await admin.getByRole('button', { name: 'Set password and sign in' }).click();
     await admin.getByRole('option', { name: /Hello/ }).waitFor();
-    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Settings' }).click();
+    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
     await admin.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     const toc = admin.getByRole('navigation', { name: 'Settings sections' });
     expect(await toc.getByRole('link').allTextContents()).toEqual([
@@ -342,7 +342,7 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     ]);
 
     // In the editor, both guides are in effect: the rule and the term report under the text.
-    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Texts' }).click();
+    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Texts' }).click();
     await admin.getByRole('option', { name: /Hello/ }).click();
     const text = admin.getByRole('textbox', { name: 'Base text text' });
     await text.click();
@@ -355,7 +355,7 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     expect(await problems.textContent()).toMatch(/cart/);
     await admin.screenshot({ path: resolve(SHOTS, `settings-lint-in-editor${shotSuffix}.png`) });
 
-    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Settings' }).click();
+    await admin.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
     await guides.getByRole('button', { name: 'Delete style guide Voice' }).click();
     await guides.getByRole('button', { name: 'Yes, delete style guide Voice' }).click();
     await expect
@@ -495,7 +495,7 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     await editor.goto(`/set-password${new URL(passwordLink).hash}`);
     await editor.getByLabel(/New password/).fill('writer password');
     await editor.getByRole('button', { name: 'Set password and sign in' }).click();
-    await editor.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Settings' }).click();
+    await editor.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
     await editor.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     for (const form of ['New variant', 'New variable', 'New style guide', 'New API key'])
       expect(await editor.getByRole('form', { name: form }).count(), form).toBe(1);
@@ -534,7 +534,7 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     await viewer.goto(`/set-password${new URL(passwordLink).hash}`);
     await viewer.getByLabel(/New password/).fill('reader password');
     await viewer.getByRole('button', { name: 'Set password and sign in' }).click();
-    await viewer.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Settings' }).click();
+    await viewer.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
     await viewer.getByRole('heading', { name: 'Settings', level: 1 }).waitFor();
     await viewer.locator('#variables').getByText('{{user}}').waitFor();
     expect(await viewer.locator('#webhooks').count()).toBe(0);

@@ -76,4 +76,21 @@ describe('the web app at /', () => {
     expect(json.statusCode).toBe(404);
     expect(json.json().code).toBe('not_found');
   });
+
+  it('a browser opening a project link gets the app; a v0 client of the same path still gets its text', async () => {
+    for (const url of ['/projects/shop', '/projects/shop/texts/greeting', '/projects/shop/blocks/header?status=WIP']) {
+      const res = await ctx.app.inject({ method: 'GET', url, headers: { accept: 'text/html,*/*' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.body).toContain('<div id="root"></div>');
+    }
+    // The deprecated v0 read of /projects/:id needs its key: without HTML in Accept, never the app.
+    const v0 = await ctx.app.inject({ method: 'GET', url: '/projects/shop', headers: { accept: 'application/json' } });
+    expect(v0.statusCode).toBe(401);
+    const keyed = await ctx.app.inject({
+      method: 'GET',
+      url: '/projects/shop',
+      headers: { accept: 'text/html', authorization: 'cdk_not_a_key' },
+    });
+    expect(keyed.statusCode).toBe(401);
+  });
 });

@@ -2,6 +2,7 @@ import { type ReactNode, useCallback, useEffect, useState } from 'react';
 import { ApiError, api, type Session, setCsrfToken } from './api';
 import { ErrorBoundary } from './ErrorBoundary';
 import { SetPassword, SignIn } from './SignIn';
+import { ToastProvider } from './Toast';
 import { Workspace } from './Workspace';
 
 export function App() {
@@ -12,7 +13,8 @@ export function App() {
   const signedIn = useCallback((s: Session) => {
     setCsrfToken(s.csrfToken);
     setSession(s);
-    if (window.location.pathname !== '/') window.history.replaceState(null, '', '/');
+    // A shared link (or a reload) keeps its place; only the password page leaves for the workspace.
+    if (window.location.pathname === '/set-password') window.history.replaceState(null, '', '/');
   }, []);
 
   useEffect(() => {
@@ -47,6 +49,11 @@ export function App() {
       </main>
     );
   else if (session === null) page = <SignIn onSignedIn={signedIn} />;
-  else page = <Workspace session={session} onSignOut={signOut} />;
+  else
+    page = (
+      <ToastProvider>
+        <Workspace session={session} onSignOut={signOut} />
+      </ToastProvider>
+    );
   return <ErrorBoundary what="The app">{page}</ErrorBoundary>;
 }

@@ -5,16 +5,24 @@ import { Component, type ReactNode } from 'react';
  * again" renders the children afresh (their state is gone, the session and the rest of the app
  * are not); a page around it keeps working.
  */
-export class ErrorBoundary extends Component<{ children: ReactNode; what: string }, { error: Error | null }> {
+export class ErrorBoundary extends Component<
+  {
+    children: ReactNode;
+    what: string /** A whole page: the message is the page's main content and heading. */;
+    asPage?: boolean;
+  },
+  { error: Error | null }
+> {
   state = { error: null as Error | null };
   static getDerivedStateFromError(error: Error) {
     return { error };
   }
   render() {
     if (!this.state.error) return this.props.children;
-    return (
+    const Heading = this.props.asPage ? 'h1' : 'h2';
+    const message = (
       <div className="centered page-error" role="alert">
-        <h2>{this.props.what} could not be shown</h2>
+        <Heading>{this.props.what} could not be shown</Heading>
         <p>{this.state.error.message || String(this.state.error)}</p>
         <button type="button" onClick={() => this.setState({ error: null })}>
           Try again
@@ -24,5 +32,6 @@ export class ErrorBoundary extends Component<{ children: ReactNode; what: string
         </button>
       </div>
     );
+    return this.props.asPage ? <main>{message}</main> : message;
   }
 }

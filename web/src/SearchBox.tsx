@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { AppLink } from './AppLink';
 import { api } from './api';
 
 export interface SearchHit {
@@ -10,9 +11,12 @@ export interface SearchHit {
   text: string;
 }
 
-/** Search across text items and components; results open the text beside its list. */
-export function SearchBox({ onOpen }: { onOpen: (hit: SearchHit) => void }) {
-  const [q, setQ] = useState('');
+const hitUrl = (hit: SearchHit) =>
+  hit.kind === 'textItem'
+    ? `/projects/${encodeURIComponent(hit.projectId ?? '')}/texts/${encodeURIComponent(hit.developerId)}`
+    : `/library/components/${encodeURIComponent(hit.developerId)}`;
+
+function useSearchHits(q: string, delay: number): SearchHit[] | null {
   const [hits, setHits] = useState<SearchHit[] | null>(null);
   useEffect(() => {
     if (!q.trim()) {
@@ -24,17 +28,38 @@ export function SearchBox({ onOpen }: { onOpen: (hit: SearchHit) => void }) {
         .get<{ results: SearchHit[] }>(`search?q=${encodeURIComponent(q)}`)
         .then((r) => setHits(r.results))
         .catch(() => setHits([]));
-    }, 250);
+    }, delay);
     return () => window.clearTimeout(timer);
-  }, [q]);
+  }, [q, delay]);
+  return hits;
+}
+
+/**
+ * Search across text items and components as one types; a result opens the text beside its
+ * list, Enter shows every result on the search page (`/search?q=…`, a link one can share).
+ */
+export function SearchBox({ onOpen, onSearch }: { onOpen: (hit: SearchHit) => void; onSearch: (q: string) => void }) {
+  const [q, setQ] = useState('');
+  const hits = useSearchHits(q, 250);
   return (
-    <div className="search">
+    <form
+      className="search"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (!q.trim()) return;
+        onSearch(q.trim());
+        setQ('');
+      }}
+    >
       <input
         type="search"
         aria-label="Search texts"
         placeholder="Search texts…"
         value={q}
         onChange={(e) => setQ(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape') setQ('');
+        }}
       />
       {hits && (
         <ul className="search-results" aria-label="Search results">
@@ -57,6 +82,33 @@ export function SearchBox({ onOpen }: { onOpen: (hit: SearchHit) => void }) {
           ))}
         </ul>
       )}
-    </div>
+    </form>
+  );
+}
+
+/** `/search?q=…`: every result, each a link to the text in its list. */
+export function SearchPage({ q, go }: { q: string; go: (to: string) => void }) {
+  const hits = useSearchHits(q, 0);
+  return (
+    <main className="page">
+      <h1>Search: {q}</h1>
+      {hits === null ? (
+        <p className="muted">{q ? 'Searching…' : 'Type in the search box above.'}</p>
+      ) : hits.length === 0 ? (
+        <p>Nothing found.</p>
+      ) : (
+        <ul className="search-page" aria-label="All search results">
+          {hits.map((hit) => (
+            <li key={`${hit.kind}:${hit.developerId}`}>
+              <AppLink to={hitUrl(hit)} go={go}>
+                <strong>{hit.name ?? hit.developerId}</strong>
+              </AppLink>{' '}
+              <span className="muted">{hit.kind === 'component' ? 'component' : `in ${hit.projectId}`}</span>
+              <div>{hit.text}</div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </main>
   );
 }

@@ -1,96 +1,204 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { getIfChanged, type Session, withFilter } from './api';
-import { ArrangeProject } from './BlockOrder';
-import { Editor } from './Editor';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { AppLink } from './AppLink';
+import { api, type Session } from './api';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ExportPage } from './ExportPage';
 import { HistoryList } from './HistoryList';
 import { ImportPage } from './ImportPage';
-import { type ApiRecord, groupRecords, type Text } from './model';
-import { SearchBox } from './SearchBox';
+import { type Block, NewFolderButton, NewProjectButton, type Organise, useDialogs } from './Organise';
+import {
+  blockUrl,
+  type Filters,
+  filtersQuery,
+  folderUrl,
+  type Place,
+  parseFilters,
+  parsePlace,
+  projectUrl,
+} from './routes';
+import { SearchBox, SearchPage } from './SearchBox';
 import { Settings } from './Settings';
-import { TextList } from './TextList';
+import { TextsPage } from './TextsPage';
+import { useToast } from './Toast';
+import { confirmLeave } from './unsaved';
 import { useWorkspaceData } from './useWorkspaceData';
 
 export type Source = { kind: 'project'; id: string } | { kind: 'folder'; id: string | null };
-type Page = 'texts' | 'history' | 'import' | 'export' | 'settings';
 
-/** How often the open list asks whether anything changed (a 304 when nothing did). */
-const POLL_MS = 3000;
+const PAGES = [
+  ['texts', 'Texts'],
+  ['history', 'History'],
+  ['import', 'Import'],
+  ['export', 'Export'],
+  ['settings', 'Settings'],
+] as const;
+
+const pageOf = (place: Place) =>
+  place.page === 'project' || place.page === 'library' || place.page === 'home' || place.page === 'search'
+    ? 'texts'
+    : place.page;
 
 export function Workspace({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
   const data = useWorkspaceData();
-  const [page, setPage] = useState<Page>('texts');
-  const [source, setSource] = useState<Source | null>(null);
-  const [texts, setTexts] = useState<Text[]>([]);
-  const [selected, setSelected] = useState<string | null>(null);
-  const [listError, setListError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!source && data.projects.length > 0) setSource({ kind: 'project', id: data.projects[0]?.id ?? '' });
-  }, [data.projects, source]);
-
-  const listUrl = useMemo(() => {
-    if (!source) return null;
-    const variants = [{ id: 'all' }];
-    if (source.kind === 'project') {
-      return withFilter(
-        'textItems',
-        { projects: [{ id: source.id }], variants },
-        '&sort=project_order&richText=html&withEtag=true',
-      );
-    }
-    const folders = [{ id: source.id ?? 'root', excludeNestedFolders: true }];
-    return withFilter('components', { folders, variants }, '&richText=html&withEtag=true');
-  }, [source]);
-
-  // The ETag of the list on screen: an unchanged list is neither parsed nor rendered again.
-  const shown = useRef<{ url: string; etag: string | null } | null>(null);
-  const load = useCallback(async () => {
-    if (!listUrl || !source) return;
-    try {
-      const known = shown.current?.url === listUrl ? shown.current.etag : null;
-      const read = await getIfChanged<ApiRecord[]>(listUrl, known);
-      if (!read) return;
-      shown.current = { url: listUrl, etag: read.etag };
-      setTexts(groupRecords(read.data, source.kind === 'project' ? 'textItem' : 'component'));
-      setListError(null);
-    } catch (e) {
-      setListError(e instanceof Error ? e.message : String(e));
-    }
-  }, [listUrl, source]);
-
-  useEffect(() => {
-    void load();
-    // Every GET revalidates with If-None-Match (api.ts): an unchanged list is a 304 and costs nothing.
-    const timer = window.setInterval(() => void load(), POLL_MS);
-    return () => window.clearInterval(timer);
-  }, [load]);
-
-  const open = texts.find((t) => t.developerId === selected) ?? null;
+  const [location, navigate] = useLocation();
+  const search = useSearch();
+  const place = useMemo(() => parsePlace(location), [location]);
+  const filters = useMemo(() => parseFilters(search), [search]);
+  const [dialog, show, close] = useDialogs();
+  const { afterUndo } = useToast();
   const canEdit = session.role !== 'viewer';
 
+  const go = useCallback(
+    (to: string, replace = false) => {
+      if (`${location}${search ? `?${search}` : ''}` === to) return;
+      if (!confirmLeave()) return;
+      navigate(to, { replace });
+    },
+    [location, search, navigate],
+  );
+
+  // The last list a writer looked at: "Texts" in the navigation goes back to it.
+  const lastList = useRef('/');
+  if (place.page === 'project' || place.page === 'library')
+    lastList.current = `${location}${search ? `?${search}` : ''}`;
+
+  // `/` goes to the first project, or the library when there is none.
+  useEffect(() => {
+    if (place.page !== 'home' || !data.loaded) return;
+    const first = data.projects[0];
+    navigate(first ? projectUrl(first.id) : '/library', { replace: true });
+  }, [place.page, data.loaded, data.projects, navigate]);
+
+  // The current project's blocks: in the sidebar and for the list's block views.
+  const projectId = place.page === 'project' ? place.projectId : null;
+  const [blocks, setBlocks] = useState<Block[]>([]);
+  const [blocksRound, setBlocksRound] = useState(0);
+  useEffect(() => {
+    void blocksRound;
+    if (!projectId) return setBlocks([]);
+    let live = true;
+    api
+      .get<Block[]>(`projectBlocks?projectId=${encodeURIComponent(projectId)}`)
+      .then((list) => live && setBlocks(list))
+      .catch(() => live && setBlocks([]));
+    return () => {
+      live = false;
+    };
+  }, [projectId, blocksRound]);
+
+  const refresher = useRef<() => Promise<void>>(async () => undefined);
+  const o: Organise = useMemo(
+    () => ({
+      data,
+      go,
+      show,
+      close,
+      refresh: async () => {
+        setBlocksRound((r) => r + 1);
+        data.reload();
+        await refresher.current();
+      },
+    }),
+    [data, go, show, close],
+  );
+  useEffect(() => afterUndo(() => void o.refresh()), [afterUndo, o]);
+
+  const setFilters = (next: Filters) => {
+    const query = filtersQuery(next);
+    navigate(`${location}${query ? `?${query}` : ''}`, { replace: true });
+  };
+
+  // `/settings/<section>` opens the settings at that section.
+  const section = place.page === 'settings' ? place.section : null;
+  useEffect(() => {
+    if (!section) return;
+    const timer = window.setTimeout(() => document.getElementById(section)?.scrollIntoView(), 300);
+    return () => window.clearTimeout(timer);
+  }, [section]);
+
+  const page = pageOf(place);
+  let body: ReactNode;
+  if (place.page === 'project' || place.page === 'library') {
+    body = (
+      <TextsPage
+        place={place}
+        filters={filters}
+        data={data}
+        session={session}
+        o={o}
+        setFilters={setFilters}
+        blocks={blocks}
+        refresher={refresher}
+      />
+    );
+  } else if (place.page === 'search') {
+    body = <SearchPage q={new URLSearchParams(search).get('q') ?? ''} go={go} />;
+  } else if (place.page === 'history') {
+    body =
+      place.kind && place.developerId ? (
+        <main className="page">
+          <h1>
+            History of {place.kind} {place.developerId}
+          </h1>
+          <HistoryList kind={place.kind} developerId={place.developerId} />
+        </main>
+      ) : (
+        <main className="page">
+          <HistoryList />
+        </main>
+      );
+  } else if (place.page === 'import') body = <ImportPage data={data} canEdit={canEdit} />;
+  else if (place.page === 'export') body = <ExportPage data={data} />;
+  else if (place.page === 'settings') body = <Settings session={session} data={data} />;
+  else if (place.page === 'home')
+    body = (
+      <main className="page" aria-busy="true">
+        Loading…
+      </main>
+    );
+  else
+    body = (
+      <main className="page">
+        <h1>Nothing here</h1>
+        <p>
+          This address is not a place in copydesk.{' '}
+          <AppLink to="/" go={go}>
+            Go to the first project
+          </AppLink>
+          .
+        </p>
+      </main>
+    );
+
+  const showSidebar = page === 'texts';
   return (
-    <div className="app">
+    <div className={showSidebar ? 'app app-lists' : 'app'}>
       <header className="topbar">
-        <strong className="brand">copydesk</strong>
+        <strong className="brand">
+          <img src="/favicon.svg" alt="" width="20" height="20" /> copydesk
+        </strong>
         <nav aria-label="Pages">
-          {(['texts', 'history', 'import', 'export', 'settings'] as Page[]).map((p) => (
-            <button key={p} type="button" aria-current={page === p ? 'page' : undefined} onClick={() => setPage(p)}>
-              {p[0]?.toUpperCase() + p.slice(1)}
-            </button>
+          {PAGES.map(([p, label]) => (
+            <AppLink
+              key={p}
+              to={p === 'texts' ? lastList.current : `/${p}`}
+              go={go}
+              current={page === p ? 'page' : undefined}
+            >
+              {label}
+            </AppLink>
           ))}
         </nav>
         <SearchBox
-          onOpen={(hit) => {
-            setPage('texts');
-            setSource(
+          onSearch={(q) => go(`/search?q=${encodeURIComponent(q)}`)}
+          onOpen={(hit) =>
+            go(
               hit.kind === 'textItem'
-                ? { kind: 'project', id: hit.projectId ?? '' }
-                : { kind: 'folder', id: hit.folderId },
-            );
-            setSelected(hit.developerId);
-          }}
+                ? `/projects/${encodeURIComponent(hit.projectId ?? '')}/texts/${encodeURIComponent(hit.developerId)}`
+                : `/library/components/${encodeURIComponent(hit.developerId)}`,
+            )
+          }
         />
         <span className="who">
           {session.email} ({session.role})
@@ -107,75 +215,55 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
           </button>
         </div>
       )}
-      <ErrorBoundary key={page} what="This page">
-        {page === 'texts' && (
-          <div className="columns">
-            <aside className="sidebar" aria-label="Projects and library">
-              <h2>Projects</h2>
+      <div
+        className={
+          showSidebar
+            ? `shell${place.page === 'project' && place.textId ? ' text-open' : ''}${place.page === 'library' && place.componentId ? ' text-open' : ''}`
+            : 'shell no-sidebar'
+        }
+      >
+        {showSidebar && <Sidebar place={place} blocks={blocks} o={o} canEdit={canEdit} />}
+        <ErrorBoundary key={page} what="This page" asPage>
+          {body}
+        </ErrorBoundary>
+      </div>
+      {dialog}
+    </div>
+  );
+}
+
+function Sidebar({ place, blocks, o, canEdit }: { place: Place; blocks: Block[]; o: Organise; canEdit: boolean }) {
+  const currentProject = place.page === 'project' ? place.projectId : null;
+  const currentBlock = place.page === 'project' ? place.blockId : null;
+  const currentFolder = place.page === 'library' && !place.componentId ? place.folderId : undefined;
+  return (
+    <nav className="sidebar" aria-label="Projects and library">
+      <h2>Projects</h2>
+      <ul>
+        {o.data.projects.map((p) => (
+          <li key={p.id}>
+            <AppLink to={projectUrl(p.id)} go={o.go} current={currentProject === p.id}>
+              {p.name}
+            </AppLink>
+            {currentProject === p.id && blocks.length > 0 && (
               <ul>
-                {data.projects.map((p) => (
-                  <li key={p.id}>
-                    <button
-                      type="button"
-                      aria-current={source?.kind === 'project' && source.id === p.id ? 'true' : undefined}
-                      onClick={() => {
-                        setSource({ kind: 'project', id: p.id });
-                        setSelected(null);
-                      }}
-                    >
-                      {p.name}
-                    </button>
+                {blocks.map((b) => (
+                  <li key={b.id}>
+                    <AppLink to={blockUrl(p.id, b.id)} go={o.go} current={currentBlock === b.id} className="block-link">
+                      {b.name}
+                    </AppLink>
                   </li>
                 ))}
               </ul>
-              <h2>Component library</h2>
-              <FolderTree
-                folders={data.folders}
-                parent={null}
-                current={source?.kind === 'folder' ? source.id : undefined}
-                onPick={(id) => {
-                  setSource({ kind: 'folder', id });
-                  setSelected(null);
-                }}
-              />
-            </aside>
-            <section className="list" aria-label="Texts">
-              {listError && (
-                <p role="alert" className="error">
-                  {listError}
-                </p>
-              )}
-              {source?.kind === 'project' ? (
-                <ArrangeProject key={source.id} projectId={source.id} texts={texts} canEdit={canEdit} onChanged={load}>
-                  <TextList texts={texts} selected={selected} onSelect={setSelected} />
-                </ArrangeProject>
-              ) : (
-                <TextList texts={texts} selected={selected} onSelect={setSelected} />
-              )}
-            </section>
-            {open && (
-              <ErrorBoundary key={`${open.kind}:${open.developerId}`} what="This text">
-                <Editor
-                  text={open}
-                  data={data}
-                  canEdit={canEdit}
-                  onSaved={load}
-                  onClose={() => setSelected(null)}
-                  onOpen={(where, developerId) => {
-                    setSource(where);
-                    setSelected(developerId);
-                  }}
-                />
-              </ErrorBoundary>
             )}
-          </div>
-        )}
-        {page === 'history' && <HistoryList />}
-        {page === 'import' && <ImportPage data={data} canEdit={canEdit} />}
-        {page === 'export' && <ExportPage data={data} />}
-        {page === 'settings' && <Settings session={session} data={data} />}
-      </ErrorBoundary>
-    </div>
+          </li>
+        ))}
+      </ul>
+      {canEdit && <NewProjectButton o={o} />}
+      <h2>Component library</h2>
+      <FolderTree folders={o.data.folders} parent={null} current={currentFolder} go={o.go} />
+      {canEdit && <NewFolderButton o={o} parentId={currentFolder ?? null} />}
+    </nav>
   );
 }
 
@@ -183,31 +271,30 @@ function FolderTree({
   folders,
   parent,
   current,
-  onPick,
+  go,
 }: {
   folders: { id: string; name: string; parentId: string | null }[];
   parent: string | null;
   current: string | null | undefined;
-  onPick: (id: string | null) => void;
+  go: (to: string) => void;
 }) {
   const children = folders.filter((f) => f.parentId === parent);
+  if (parent !== null && children.length === 0) return null;
   return (
     <ul>
       {parent === null && (
         <li>
-          <button type="button" aria-current={current === null ? 'true' : undefined} onClick={() => onPick(null)}>
+          <AppLink to={folderUrl(null)} go={go} current={current === null}>
             Library root
-          </button>
+          </AppLink>
         </li>
       )}
       {children.map((f) => (
         <li key={f.id}>
-          <button type="button" aria-current={current === f.id ? 'true' : undefined} onClick={() => onPick(f.id)}>
+          <AppLink to={folderUrl(f.id)} go={go} current={current === f.id}>
             {f.name}
-          </button>
-          {folders.some((c) => c.parentId === f.id) && (
-            <FolderTree folders={folders} parent={f.id} current={current} onPick={onPick} />
-          )}
+          </AppLink>
+          <FolderTree folders={folders} parent={f.id} current={current} go={go} />
         </li>
       ))}
     </ul>

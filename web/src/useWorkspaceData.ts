@@ -8,6 +8,8 @@ export interface WorkspaceData {
   variables: { id: string; name: string; type: string; data: unknown }[];
   statuses: { id: string; name: string }[];
   users: { email: string; name: string; role: string }[];
+  /** Whether the first read has answered (an empty list then means there is none). */
+  loaded?: boolean;
   /** Why the last read failed, until a read succeeds. */
   error: string | null;
   reload: () => void;
@@ -17,7 +19,8 @@ export interface WorkspaceData {
 export function useWorkspaceData(): WorkspaceData {
   const [round, setRound] = useState(0);
   const [error, setError] = useState<string | null>(null);
-  const [data, setData] = useState<Omit<WorkspaceData, 'reload' | 'error'>>({
+  const [loaded, setLoaded] = useState(false);
+  const [data, setData] = useState<Omit<WorkspaceData, 'reload' | 'error' | 'loaded'>>({
     projects: [],
     folders: [],
     variants: [],
@@ -38,8 +41,9 @@ export function useWorkspaceData(): WorkspaceData {
       .then(([projects, folders, variants, variables, statuses, users]) => {
         setData({ projects, folders, variants, variables, statuses, users });
         setError(null);
+        setLoaded(true);
       })
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
   }, [round]);
-  return { ...data, error, reload: () => setRound((r) => r + 1) };
+  return { ...data, error, loaded, reload: () => setRound((r) => r + 1) };
 }
