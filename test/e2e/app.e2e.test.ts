@@ -57,6 +57,7 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     await dropScratch();
   });
 
+  const leaveQuestions: string[] = [];
   async function newPage(): Promise<Page> {
     // bypassCSP: only so that axe-core can be injected; the app itself runs under its policy.
     const context = await browser.newContext({
@@ -67,7 +68,14 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     });
     context.setDefaultTimeout(10_000);
     contexts.push(context);
-    return context.newPage();
+    const page = await context.newPage();
+    // Some flows leave a text with unsaved edits (typing to see a lint finding) and then go to
+    // another page: the app asks first, and here the writer agrees to leave.
+    page.on('dialog', (dialog) => {
+      leaveQuestions.push(dialog.message());
+      void dialog.accept();
+    });
+    return page;
   }
 
   async function signIn(page: Page, email: string, password: string): Promise<void> {

@@ -81,6 +81,7 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     await dropScratch();
   });
 
+  const leaveQuestions: string[] = [];
   async function newPage(): Promise<Page> {
     // bypassCSP: only so that axe-core can be injected; the app itself runs under its policy.
     const context = await browser.newContext({
@@ -90,7 +91,14 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     });
     context.setDefaultTimeout(15_000);
     contexts.push(context);
-    return context.newPage();
+    const page = await context.newPage();
+    // Some flows leave a text with unsaved edits (typing to see a lint finding) and then go to
+    // another page: the app asks first, and here the writer agrees to leave.
+    page.on('dialog', (dialog) => {
+      leaveQuestions.push(dialog.message());
+      void dialog.accept();
+    });
+    return page;
   }
 
   /** A screenshot of the section, then axe-core over it: no serious or critical violation. */

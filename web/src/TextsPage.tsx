@@ -367,7 +367,11 @@ export function TextsPage({
                 await load();
                 listRef.current?.focus();
               }}
-              onClose={() => o.go(listPlaceUrl())}
+              onClose={() => {
+                o.go(listPlaceUrl());
+                // The editor leaves the page: the keyboard goes back to the list it was opened from.
+                window.setTimeout(() => listRef.current?.focus(), 0);
+              }}
               onOpen={(where, developerId) =>
                 o.go(where.kind === 'project' ? textUrl(where.id, developerId) : componentUrl(developerId))
               }

@@ -4,11 +4,12 @@ import { AppLink } from './AppLink';
 import { api, type Session } from './api';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ExportPage } from './ExportPage';
-import { HistoryList } from './HistoryList';
+import { HistoryPage, historyQueryString, parseHistoryQuery } from './HistoryList';
 import { ImportPage } from './ImportPage';
 import { type Block, NewFolderButton, NewProjectButton, type Organise, useDialogs } from './Organise';
 import {
   blockUrl,
+  componentUrl,
   type Filters,
   filtersQuery,
   folderUrl,
@@ -135,19 +136,23 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
   } else if (place.page === 'search') {
     body = <SearchPage q={new URLSearchParams(search).get('q') ?? ''} go={go} />;
   } else if (place.page === 'history') {
-    body =
-      place.kind && place.developerId ? (
-        <main className="page">
-          <h1>
-            History of {place.kind} {place.developerId}
-          </h1>
-          <HistoryList kind={place.kind} developerId={place.developerId} />
-        </main>
-      ) : (
-        <main className="page">
-          <HistoryList />
-        </main>
-      );
+    const record = place.kind && place.developerId ? { kind: place.kind, developerId: place.developerId } : undefined;
+    body = (
+      <HistoryPage
+        filters={parseHistoryQuery(search)}
+        onFiltersChange={(next) => {
+          const query = historyQueryString(next);
+          go(`${location}${query ? `?${query}` : ''}`, true);
+        }}
+        {...(record ? { record } : {})}
+        onNavigate={(path) => go(path)}
+        // A component opens in the library; a text item is found by search (its project is there).
+        onOpenRecord={(kind, developerId) =>
+          go(kind === 'component' ? componentUrl(developerId) : `/search?q=${encodeURIComponent(developerId)}`)
+        }
+        canEdit={canEdit}
+      />
+    );
   } else if (place.page === 'import') body = <ImportPage data={data} canEdit={canEdit} />;
   else if (place.page === 'export') body = <ExportPage data={data} />;
   else if (place.page === 'settings') body = <Settings session={session} data={data} />;
