@@ -246,7 +246,7 @@ describe('OpenAPI and the reference', () => {
       '/v2/statuses': ['get', 'put'],
       '/v2/variants': ['get', 'post', 'patch', 'delete'],
       '/v2/variables': ['get', 'post', 'patch', 'delete'],
-      '/v2/componentFolders': ['get', 'post', 'delete'],
+      '/v2/componentFolders': ['get', 'post', 'patch', 'delete'],
       '/v2/users': ['get', 'post'],
       '/token-check': ['get'],
     };

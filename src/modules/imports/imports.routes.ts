@@ -11,53 +11,56 @@ import { Nullable, withErrors } from '../../http/schemas.js';
 import type { ImportsService } from './imports.service.js';
 import type { ImportRequest } from './imports.types.js';
 
-const ImportBody = Type.Object(
-  {
-    format: Type.Enum([...IMPORT_FORMATS], { description: 'The format of the file (docs/import.md)' }),
-    content: Type.String({ description: 'The file’s text (UTF-8); in a multipart upload, the `file` part' }),
-    stringsdict: Type.Optional(
-      Type.String({ description: 'ios-strings: the `.stringsdict` of the same table, with the plural forms' }),
-    ),
-    projectId: Type.Optional(Type.String({ description: 'Import text items into this project' })),
-    blockId: Type.Optional(Type.String({ description: 'New text items go into this block of the project' })),
-    library: Type.Optional(Type.Boolean({ description: 'Import components into the library' })),
-    folderId: Type.Optional(Type.String({ description: 'New components go into this folder (implies library)' })),
-    variantId: Type.Optional(
-      Type.String({ description: 'The file holds this variant’s text; none or `base`: base text' }),
-    ),
-    dryRun: Type.Optional(Type.Boolean({ description: 'Answer what the import would do; write nothing' })),
-    keySeparator: Type.Optional(
-      Type.String({ minLength: 1, description: 'Nested JSON: the separator of joined keys (default `.`)' }),
-    ),
-    variableOrder: Type.Optional(
-      Type.Enum(['default', 'alphabetical'], {
-        description: 'How unnamed `%1$s` arguments are numbered, as in the export that wrote them',
-      }),
-    ),
-    richText: Type.Optional(Type.Literal('html', { description: 'The texts are HTML (as exported with richText)' })),
-    columns: Type.Optional(
-      Type.Object(
-        {
-          key: Type.String({ description: 'Header of the key column' }),
-          text: Type.Optional(Type.String({ description: 'Header of the text column' })),
-          notes: Type.Optional(Type.String({ description: 'Header of the notes column' })),
-          variants: Type.Optional(
-            Type.Record(Type.String(), Type.String(), {
-              description: 'Variant developer ID -> header of the column with its text',
-            }),
-          ),
-        },
-        { additionalProperties: false, description: 'csv: which column is what' },
+/** The body; `skip` is bounded like every list a request carries (LIMIT_BATCH_ITEMS). */
+const importBody = (maxSkip: number) =>
+  Type.Object(
+    {
+      format: Type.Enum([...IMPORT_FORMATS], { description: 'The format of the file (docs/import.md)' }),
+      content: Type.String({ description: 'The file’s text (UTF-8); in a multipart upload, the `file` part' }),
+      stringsdict: Type.Optional(
+        Type.String({ description: 'ios-strings: the `.stringsdict` of the same table, with the plural forms' }),
       ),
-    ),
-    skip: Type.Optional(
-      Type.Array(Type.String(), {
-        description: 'Keys of the file to leave as they are: reported as skipped, nothing of them written',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
+      projectId: Type.Optional(Type.String({ description: 'Import text items into this project' })),
+      blockId: Type.Optional(Type.String({ description: 'New text items go into this block of the project' })),
+      library: Type.Optional(Type.Boolean({ description: 'Import components into the library' })),
+      folderId: Type.Optional(Type.String({ description: 'New components go into this folder (implies library)' })),
+      variantId: Type.Optional(
+        Type.String({ description: 'The file holds this variant’s text; none or `base`: base text' }),
+      ),
+      dryRun: Type.Optional(Type.Boolean({ description: 'Answer what the import would do; write nothing' })),
+      keySeparator: Type.Optional(
+        Type.String({ minLength: 1, description: 'Nested JSON: the separator of joined keys (default `.`)' }),
+      ),
+      variableOrder: Type.Optional(
+        Type.Enum(['default', 'alphabetical'], {
+          description: 'How unnamed `%1$s` arguments are numbered, as in the export that wrote them',
+        }),
+      ),
+      richText: Type.Optional(Type.Literal('html', { description: 'The texts are HTML (as exported with richText)' })),
+      columns: Type.Optional(
+        Type.Object(
+          {
+            key: Type.String({ description: 'Header of the key column' }),
+            text: Type.Optional(Type.String({ description: 'Header of the text column' })),
+            notes: Type.Optional(Type.String({ description: 'Header of the notes column' })),
+            variants: Type.Optional(
+              Type.Record(Type.String(), Type.String(), {
+                description: 'Variant developer ID -> header of the column with its text',
+              }),
+            ),
+          },
+          { additionalProperties: false, description: 'csv: which column is what' },
+        ),
+      ),
+      skip: Type.Optional(
+        Type.Array(Type.String(), {
+          maxItems: maxSkip,
+          description: 'Keys of the file to leave as they are: reported as skipped, nothing of them written',
+        }),
+      ),
+    },
+    { additionalProperties: false },
+  );
 
 const Skip = Type.Object({
   key: Type.String(),
@@ -164,7 +167,7 @@ export const importsRoutes: FastifyPluginAsyncTypebox<{ imports: ImportsService;
         description:
           'JSON body, or multipart/form-data with the file as the `file` part (and `stringsdict`) and the other fields as form fields. All or nothing; `dryRun` answers the plan. See docs/import.md.',
         consumes: ['application/json', 'multipart/form-data'],
-        body: ImportBody,
+        body: importBody(limits.batchItems),
         response: withErrors({ 200: ImportReport }),
       },
       preValidation: async (request) => multipartAsBody(request),
