@@ -420,6 +420,9 @@ export function createRestoreService(deps: RestoreDeps) {
     const instances: { plan: RecordPlan; then: Record<string, unknown> }[] = [];
     const updates = new Batches();
     const planOf = new Map<string, RecordPlan>();
+    // A developer ID given since, or another project: put back after every other field, which the
+    // updates above address by the ID the record has now.
+    const moves: TextInput[] = [];
     const links: { developerId: string; componentId: string }[] = [];
     const unlinks: string[] = [];
     const projects = kind === 'textItem' ? await deps.projectIds(trx, workspaceId) : new Set<string>();
@@ -463,8 +466,25 @@ export function createRestoreService(deps: RestoreDeps) {
           delete content.text;
           delete content.plurals;
         }
-        const item: TextInput = { developerId, ...ownFields(kind, { projectId: null, ...fields }, place), ...content };
+        // A move to another project goes back in the last step, with its block (see `moves`).
+        const movedProject = kind === 'textItem' && 'projectId' in fields && str(fields.projectId) !== null;
+        const own = ownFields(kind, { projectId: null, ...fields }, place);
+        if (movedProject) delete own.blockId;
+        const item: TextInput = { developerId, ...own, ...content };
         if (Object.keys(item).length > 1) updates.add(['', html ? 'html' : ''], item);
+        const move: TextInput = { developerId };
+        if (plan.developerIdThen !== plan.developerIdNow) move.newDeveloperId = plan.developerIdThen;
+        if (movedProject) {
+          const projectId = str(fields.projectId) as string;
+          if (!projects.has(projectId)) {
+            throw conflict(
+              `Restoring text item ${plan.developerIdThen}: its project ${projectId} no longer exists; restore the project first`,
+            );
+          }
+          move.projectId = projectId;
+          move.blockId = place.block(projectId, str(plan.base.was.blockId ?? null));
+        }
+        if (Object.keys(move).length > 1) moves.push(move);
       }
       for (const [variantId, side] of plan.variants) {
         // A variant value added since stays: values are removed only with their variant.
@@ -523,6 +543,11 @@ export function createRestoreService(deps: RestoreDeps) {
       };
       await step(planOf.get(items[0]?.developerId ?? '') ?? null, () =>
         planned((trx) => ops.updateIn(trx, workspaceId, input, userIds)),
+      );
+    }
+    if (moves.length > 0) {
+      await step(planOf.get(moves[0]?.developerId ?? '') ?? null, () =>
+        planned((trx) => ops.updateIn(trx, workspaceId, { updates: moves }, userIds)),
       );
     }
   }

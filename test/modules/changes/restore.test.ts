@@ -330,6 +330,31 @@ describe('POST /v2/history/restore', () => {
     expect(comparable(await records(ws, 'textItems'))).toEqual(items);
   });
 
+  it('undoes a new developer ID and a move to another project, variant values kept', async () => {
+    const ws = await createWorkspace(ctx);
+    await project(ws);
+    await ok(ws.api.post('projects', { projects: [{ name: 'App', developerId: 'app' }] }));
+    await ok(ws.api.post('projectBlocks', { projectId: 'app', blocks: [{ name: 'Top', developerId: 'top' }] }));
+    const before = comparable(await records(ws, 'textItems'));
+
+    const renamed = await revisionOf(
+      ws.api.patch('textItems', { updates: [{ developerId: 'cart', newDeveloperId: 'basket', notes: 'Renamed' }] }),
+    );
+    const moved = await revisionOf(
+      ws.api.patch('textItems', { updates: [{ developerId: 'title', projectId: 'app', blockId: 'top' }] }),
+    );
+    expect(base(await records(ws, 'textItems'), 'basket')?.projectId).toBe('web');
+    expect(base(await records(ws, 'textItems'), 'title')).toMatchObject({ projectId: 'app', blockId: 'top' });
+
+    await restored(ws, { revision: moved });
+    await restored(ws, { revision: renamed });
+    const after = await records(ws, 'textItems');
+    expect(base(after, 'basket')).toBeUndefined();
+    expect(base(after, 'title')).toMatchObject({ projectId: 'web', blockId: 'header' });
+    expect(variant(after, 'cart', 'fr')?.text).toBe('{{n}} articles');
+    expect(comparable(after)).toEqual(before);
+  });
+
   it('restores a project and a block to an older name', async () => {
     const ws = await createWorkspace(ctx);
     await project(ws);
