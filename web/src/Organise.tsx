@@ -52,6 +52,61 @@ export function folderOptions(folders: WorkspaceData['folders'], except?: string
   ];
 }
 
+/**
+ * "Rename": a dialog with the name and the developer ID (and `extra` fields); `save` gets the
+ * values and the update to send, whose `newDeveloperId` is there only when the ID changed.
+ */
+function RenameButton({
+  o,
+  what,
+  name,
+  id,
+  extra = [],
+  save,
+}: {
+  o: Organise;
+  what: string;
+  name: string;
+  id: string;
+  extra?: Field[];
+  save: (
+    values: Record<string, string | boolean>,
+    update: { developerId: string; name: string; newDeveloperId?: string },
+    newId: string,
+  ) => Promise<void>;
+}) {
+  return (
+    <button
+      type="button"
+      onClick={() =>
+        o.show(
+          <FormDialog
+            title={`Rename ${what} ${name}`}
+            submitLabel="Save"
+            fields={[
+              { name: 'name', label: 'Name', value: name, required: true },
+              { name: 'developerId', label: 'Developer ID', value: id, required: true },
+              ...extra,
+            ]}
+            onSubmit={async (v) => {
+              const newId = String(v.developerId);
+              const update = {
+                developerId: id,
+                name: String(v.name),
+                ...(newId !== id ? { newDeveloperId: newId } : {}),
+              };
+              await save(v, update, newId);
+            }}
+            onClose={o.close}
+          />,
+        )
+      }
+    >
+      Rename
+    </button>
+  );
+}
+
 function Toolbar({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div role="toolbar" aria-label={label} className="tools">
@@ -177,46 +232,28 @@ export function ProjectTools({ o, projectId, canEdit }: { o: Organise; projectId
       >
         New block
       </button>
-      <button
-        type="button"
-        onClick={() =>
-          o.show(
-            <FormDialog
-              title={`Rename project ${name}`}
-              submitLabel="Save"
-              fields={[
-                { name: 'name', label: 'Name', value: name, required: true },
-                { name: 'developerId', label: 'Developer ID', value: projectId, required: true },
-                {
-                  name: 'developerMode',
-                  label: 'Developer mode (the old v0/v1 APIs can reach it)',
-                  type: 'checkbox',
-                  value: project.developerMode === true,
-                },
-              ]}
-              onSubmit={async (v) => {
-                const newId = String(v.developerId);
-                const { revision } = await write('PATCH', 'projects', {
-                  updates: [
-                    {
-                      developerId: projectId,
-                      name: v.name,
-                      developerMode: v.developerMode === true,
-                      ...(newId !== projectId ? { newDeveloperId: newId } : {}),
-                    },
-                  ],
-                });
-                offer(`Saved project ${v.name}`, revision);
-                o.data.reload();
-                if (newId !== projectId) o.go(projectUrl(newId));
-              }}
-              onClose={o.close}
-            />,
-          )
-        }
-      >
-        Rename
-      </button>
+      <RenameButton
+        o={o}
+        what="project"
+        name={name}
+        id={projectId}
+        extra={[
+          {
+            name: 'developerMode',
+            label: 'Developer mode (the old v0/v1 APIs can reach it)',
+            type: 'checkbox',
+            value: project.developerMode === true,
+          },
+        ]}
+        save={async (v, update, newId) => {
+          const { revision } = await write('PATCH', 'projects', {
+            updates: [{ ...update, developerMode: v.developerMode === true }],
+          });
+          offer(`Saved project ${update.name}`, revision);
+          o.data.reload();
+          if (newId !== projectId) o.go(projectUrl(newId));
+        }}
+      />
       <button
         type="button"
         onClick={() =>
@@ -250,36 +287,18 @@ export function BlockTools({
   return (
     <Toolbar label="Block">
       <NewTextButton o={o} projectId={projectId} blockId={block.id} />
-      <button
-        type="button"
-        onClick={() =>
-          o.show(
-            <FormDialog
-              title={`Rename block ${block.name}`}
-              submitLabel="Save"
-              fields={[
-                { name: 'name', label: 'Name', value: block.name, required: true },
-                { name: 'developerId', label: 'Developer ID', value: block.id, required: true },
-              ]}
-              onSubmit={async (v) => {
-                const newId = String(v.developerId);
-                const { revision } = await write('PATCH', 'projectBlocks', {
-                  projectId,
-                  updates: [
-                    { developerId: block.id, name: v.name, ...(newId !== block.id ? { newDeveloperId: newId } : {}) },
-                  ],
-                });
-                offer(`Renamed block ${v.name}`, revision);
-                await o.refresh();
-                if (newId !== block.id) o.go(blockUrl(projectId, newId));
-              }}
-              onClose={o.close}
-            />,
-          )
-        }
-      >
-        Rename
-      </button>
+      <RenameButton
+        o={o}
+        what="block"
+        name={block.name}
+        id={block.id}
+        save={async (_v, update, newId) => {
+          const { revision } = await write('PATCH', 'projectBlocks', { projectId, updates: [update] });
+          offer(`Renamed block ${update.name}`, revision);
+          await o.refresh();
+          if (newId !== block.id) o.go(blockUrl(projectId, newId));
+        }}
+      />
       <button
         type="button"
         onClick={() =>
@@ -377,39 +396,18 @@ export function FolderTools({ o, folderId, canEdit }: { o: Organise; folderId: s
       </button>
       {folder && (
         <>
-          <button
-            type="button"
-            onClick={() =>
-              o.show(
-                <FormDialog
-                  title={`Rename folder ${folder.name}`}
-                  submitLabel="Save"
-                  fields={[
-                    { name: 'name', label: 'Name', value: folder.name, required: true },
-                    { name: 'developerId', label: 'Developer ID', value: folder.id, required: true },
-                  ]}
-                  onSubmit={async (v) => {
-                    const newId = String(v.developerId);
-                    const { revision } = await write('PATCH', 'componentFolders', {
-                      updates: [
-                        {
-                          developerId: folder.id,
-                          name: v.name,
-                          ...(newId !== folder.id ? { newDeveloperId: newId } : {}),
-                        },
-                      ],
-                    });
-                    offer(`Renamed folder ${v.name}`, revision);
-                    o.data.reload();
-                    if (newId !== folder.id) o.go(folderUrl(newId));
-                  }}
-                  onClose={o.close}
-                />,
-              )
-            }
-          >
-            Rename
-          </button>
+          <RenameButton
+            o={o}
+            what="folder"
+            name={folder.name}
+            id={folder.id}
+            save={async (_v, update, newId) => {
+              const { revision } = await write('PATCH', 'componentFolders', { updates: [update] });
+              offer(`Renamed folder ${update.name}`, revision);
+              o.data.reload();
+              if (newId !== folder.id) o.go(folderUrl(newId));
+            }}
+          />
           <button
             type="button"
             onClick={() =>
@@ -671,36 +669,20 @@ export function ComponentTools({ o, text, canEdit }: { o: Organise; text: Text; 
   const offer = useToast().offer;
   if (!canEdit) return null;
   const id = text.developerId;
-  const fields: Field[] = [
-    { name: 'name', label: 'Name', value: text.name ?? id, required: true },
-    { name: 'developerId', label: 'Developer ID', value: id, required: true },
-  ];
   return (
     <Toolbar label="Component">
-      <button
-        type="button"
-        onClick={() =>
-          o.show(
-            <FormDialog
-              title={`Rename component ${text.name ?? id}`}
-              submitLabel="Save"
-              fields={fields}
-              onSubmit={async (v) => {
-                const newId = String(v.developerId);
-                const { revision } = await write('PATCH', 'components', {
-                  updates: [{ developerId: id, name: v.name, ...(newId !== id ? { newDeveloperId: newId } : {}) }],
-                });
-                offer(`Renamed component ${v.name}`, revision);
-                await o.refresh();
-                if (newId !== id) o.go(componentUrl(newId));
-              }}
-              onClose={o.close}
-            />,
-          )
-        }
-      >
-        Rename
-      </button>
+      <RenameButton
+        o={o}
+        what="component"
+        name={text.name ?? id}
+        id={id}
+        save={async (_v, update, newId) => {
+          const { revision } = await write('PATCH', 'components', { updates: [update] });
+          offer(`Renamed component ${update.name}`, revision);
+          await o.refresh();
+          if (newId !== id) o.go(componentUrl(newId));
+        }}
+      />
       <button type="button" onClick={() => o.show(<MoveComponentsDialog o={o} ids={[id]} />)}>
         Move
       </button>

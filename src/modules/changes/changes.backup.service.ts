@@ -1,5 +1,6 @@
 import { type BackupRow, insertRows, selectRows } from '../../db/backup-rows.js';
 import type { Executor } from '../../db/schema.js';
+import { CHANGE_COLUMNS } from './changes.repository.js';
 
 /**
  * The change log as stored, for backup and restore. Restored changes keep their time, actor, key
@@ -10,19 +11,7 @@ import type { Executor } from '../../db/schema.js';
  * after the restore never shares a revision with a restored change (an undo of that revision
  * would otherwise take them along).
  */
-const COLUMNS = [
-  'id',
-  'at',
-  'actor',
-  'key_id',
-  'kind',
-  'record_ref',
-  'developer_id',
-  'variant_id',
-  'action',
-  'fields',
-  'revision',
-];
+const COLUMNS = ['id', ...CHANGE_COLUMNS.filter((c) => c !== 'workspace_id')];
 
 export const dumpChanges = (executor: Executor, workspaceId: number) =>
   selectRows(executor, 'changes', COLUMNS, { column: 'workspace_id', in: [workspaceId] });

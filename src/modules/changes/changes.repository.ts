@@ -29,7 +29,8 @@ export async function readRevision(db: Executor, workspaceId: number): Promise<n
   return row === undefined ? undefined : Number(row.revision);
 }
 
-const COLUMNS = [
+/** The change log's stored columns (besides its id), as written and as backed up. */
+export const CHANGE_COLUMNS = [
   'workspace_id',
   'at',
   'actor',
@@ -55,7 +56,7 @@ export async function insertChanges(
   await bulkInsert(
     trx,
     'changes',
-    COLUMNS,
+    CHANGE_COLUMNS,
     storedRows(changes).map(({ first: c, fields }) => [
       workspaceId,
       at,
