@@ -48,7 +48,12 @@ const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
  * gracefully on SIGTERM/SIGINT (in-flight requests finish, new ones get 503, the pool closes).
  */
 export async function serve(config: Config, out: (line: string) => void = console.log): Promise<void> {
-  const database = openDatabase(config.database);
+  let database: ReturnType<typeof openDatabase>;
+  try {
+    database = openDatabase(config.database);
+  } catch (error) {
+    throw new StartError(`cannot open the database: ${reasonOf(error)}`);
+  }
   try {
     await migrateToLatest(database.db);
   } catch (error) {
