@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
@@ -47,7 +48,7 @@ export async function prepareWorkspace(name: string): Promise<Workspace> {
   await migrateToLatest(setup.db);
   const services = servicesFor(loadConfig({}, { database }), setup);
   const { id } = await services.accounts.createWorkspace(name);
-  await services.accounts.createUser({ workspaceId: id, email: 'ops@example.com', name: 'Ops' });
+  await services.accounts.createUser({ workspaceId: id, email: 'ops@example.com', name: 'Ops', role: 'admin' });
   const { key } = await services.accounts.createKey({ workspaceId: id, email: 'ops@example.com' });
   await setup.close();
   return { id, key };
@@ -146,4 +147,89 @@ export function watchHealth(base: string, everyMs = 50) {
       return { checks: latencies.length, failures, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
     },
   };
+}
+
+export interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  ms: number;
+}
+
+/**
+ * One HTTP request from a chosen loopback address (`127.0.0.2`, ...: Linux routes all of 127/8 to
+ * the loopback device), so a scenario can play several clients; a new connection each time.
+ */
+export function requestFrom(
+  localAddress: string,
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; timeoutMs?: number } = {},
+): Promise<Answer> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method: options.method ?? 'GET',
+        localAddress,
+        agent: false,
+        headers: {
+          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...options.headers,
+        },
+        signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ms: performance.now() - started,
+          }),
+        );
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+/** Percentiles of a list of durations, in whole ms. */
+export function latencies(values: readonly number[]) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
+  return { count: sorted.length, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
+}
+
+/** Counts of each status in a list of answers, e.g. `{ "200": 40, "429": 10 }`. */
+export function statusCounts(answers: readonly { status: number }[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const { status } of answers) counts[status] = (counts[status] ?? 0) + 1;
+  return counts;
+}
+
+/** Runs `copydesk <args>` to its end (or kills it after `timeoutMs`): exit code, stderr, time. */
+export async function runCopydesk(
+  args: readonly string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; ms: number }> {
+  const started = performance.now();
+  const child = spawn(process.execPath, [...ENTRY, ...args], {
+    env: { ...process.env, LOG_LEVEL: 'error', ...env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  children.add(child);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString('utf8');
+  });
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+  clearTimeout(timer);
+  return { code, signal, stderr, ms: Math.round(performance.now() - started) };
 }

@@ -10,6 +10,12 @@ const SHORT_SCENARIOS = [
   'test/reliability/kill9.reliability.ts',
   'test/reliability/slow-clients.reliability.ts',
   'test/reliability/lint-bomb.reliability.ts',
+  'test/reliability/redis-away.reliability.ts',
+  'test/reliability/forwarded-for.reliability.ts',
+  'test/reliability/start-failures.reliability.ts',
+  'test/reliability/deep-nesting.reliability.ts',
+  'test/reliability/sign-in.reliability.ts',
+  'test/reliability/small-defects.reliability.ts',
 ];
 
 const args = process.argv.slice(2);
