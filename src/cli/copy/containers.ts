@@ -31,7 +31,8 @@ export async function copyContainers(ctx: StructureContext, source: Snapshot, ta
     else report.skip(`base ${b.id}: its name differs here, and bases cannot be renamed`);
   }
 
-  const knownBases = new Set([...bases.map((b) => b.id), ...haveBases.keys()]);
+  const knownBases = new Set(haveBases.keys());
+  for (const b of bases) knownBases.add(b.id);
   const wanted = source.projects.map((p) => ({
     developerId: p.id,
     name: p.name,

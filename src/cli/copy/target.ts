@@ -1,6 +1,6 @@
 import type { Limits } from '../../config.js';
 import type { Services } from '../../services.js';
-import { ALL_VARIANTS, type Snapshot, type TextRecord } from './snapshot.js';
+import { ALL_VARIANTS, append, type Snapshot, type TextRecord } from './snapshot.js';
 
 /**
  * The workspace being written, read through the same services its GETs use, in the same shapes
@@ -54,11 +54,10 @@ export async function readTarget(
       bases: bases.slice(i, i + limits.filterIds).map((b) => ({ id: b.id })),
       ...ALL_VARIANTS,
     });
-    textItems.push(
-      ...parse(
-        await services.textItems.list(workspaceId, revision, { ...query, filter: baseFilter }, limits.filterIds),
-      ),
+    const items = parse(
+      await services.textItems.list(workspaceId, revision, { ...query, filter: baseFilter }, limits.filterIds),
     );
+    append(textItems, items);
   }
   return { ...snapshot, components, textItems };
 }

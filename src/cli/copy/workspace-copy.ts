@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { copyBlocks, copyContainers } from './containers.js';
 import { copyOrder } from './order.js';
 import { type CopySummary, type Progress, Report } from './report.js';
-import { readSource, type Snapshot } from './snapshot.js';
+import { append, readSource, type Snapshot } from './snapshot.js';
 import type { Source } from './source.js';
 import {
   copyFolders,
@@ -18,6 +18,7 @@ import {
 import { copyStyleguides } from './styleguides-copy.js';
 import { readTarget } from './target.js';
 import { blockIdsOf, copyComponents, copyTextItems, publishedIds, publishItems } from './texts-copy.js';
+import { checkWritable } from './validate.js';
 
 export interface CopyOptions {
   source: Source;
@@ -36,8 +37,16 @@ export interface CopyOptions {
 export async function copyWorkspace(options: CopyOptions): Promise<CopySummary> {
   const { services, limits, progress } = options;
   const report = new Report(progress);
-  progress.phase('reading the source', 1);
-  const source = await readSource(options.source, limits.filterIds);
+  // Everything is read and checked before the first write: a source that times out, answers too
+  // much or sends a record that does not validate leaves this server as it was (no new workspace).
+  let source: Snapshot;
+  try {
+    source = await readSource(options.source, { progress });
+  } finally {
+    options.source.close();
+  }
+  progress.phase('checking the source', 1);
+  checkWritable(source, limits);
   progress.advance(1);
   const workspaceId = options.into ?? (await services.accounts.createWorkspace(workspaceName(source))).id;
   const ctx: StructureContext = {
@@ -76,7 +85,7 @@ export async function copyWorkspace(options: CopyOptions): Promise<CopySummary> 
     // The published components take the rest of their content (variants, status...) now.
     const again = new Report(progress);
     await copyComponents({ ...ctx, report: again }, onlyPublished(source, published), target, new Set());
-    report.notCarried.push(...again.notCarried);
+    append(report.notCarried, again.notCarried);
     target = await readTarget(services, workspaceId, limits);
   }
   await copyOrder(ctx, source, target);
