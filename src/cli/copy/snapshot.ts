@@ -1,7 +1,9 @@
+import type { Limits } from '../../config.js';
 import type { StyleguideRecord } from '../../modules/styleguides/styleguides.types.js';
 import type { Progress } from './report.js';
 import { type Source, SourceError } from './source.js';
-import { checkList, checkRecord, type RecordKind } from './validate.js';
+import { Spool, type SpoolRef } from './spool.js';
+import { checkList, checkRecord, type RecordKind, writeChecker } from './validate.js';
 
 /** What a workspace shows through API v2, in the shapes its GETs answer. */
 
@@ -61,14 +63,45 @@ function listOf<T>(request: string, value: unknown, key: string, kind: RecordKin
 }
 
 export interface ReadOptions {
+  limits: Limits;
   progress?: Progress;
 }
 
+/** One project's (or base's) text items, checked and kept on disk until they are written. */
+export interface TextPage {
+  container: string;
+  kind: 'project' | 'base';
+  ref: SpoolRef;
+}
+
 /**
- * Reads everything the source's key can see, checking each answer as it comes. Texts are read a
- * project (a base, a folder) at a time, so that no single answer holds the whole workspace.
+ * The source's text items, kept out of memory: its pages on disk, and the few facts the writes
+ * need about all of them.
  */
-export async function readSource(source: Source, options: ReadOptions = {}): Promise<Snapshot> {
+export interface SourceTexts {
+  /** Base pages first: project items derive from base items. */
+  pages: TextPage[];
+  /** How many texts (developer IDs) the pages hold. */
+  count: number;
+  /** Emails of the assignees of every text item and component (lower case). */
+  assignees: Set<string>;
+  /** Text items published to the library (a component of the same developer ID). */
+  published: Set<string>;
+  /** Block names of each project in the order items first name them (for a source without blocks). */
+  blockNames: Map<string, string[]>;
+  read(page: TextPage): TextRecord[];
+  close(): void;
+}
+
+/**
+ * Reads everything the source's key can see and checks it, before anything is written. Texts are
+ * read a project (a base, a folder) at a time, so that no single answer holds the whole
+ * workspace; text items are kept on disk between the check and the writes.
+ */
+export async function readSource(
+  source: Source,
+  options: ReadOptions,
+): Promise<{ snapshot: Snapshot; texts: SourceTexts }> {
   const progress = options.progress;
   progress?.phase('reading the structure', 9);
   const step = async <T>(work: Promise<T>) => {
@@ -102,7 +135,14 @@ export async function readSource(source: Source, options: ReadOptions = {}): Pro
     styleguides:
       styleguides === undefined ? undefined : listOf('GET /v2/styleguides', styleguides, 'styleguides', 'styleguides'),
   };
+  progress?.phase('reading blocks', snapshot.projects.length);
+  snapshot.blocks = await readBlocks(source, snapshot.projects, progress);
+  const checker = writeChecker(snapshot, options.limits);
 
+  const assignees = new Set<string>();
+  const noteAssignee = (r: TextRecord) => {
+    if (r.assignee) assignees.add(r.assignee.toLowerCase());
+  };
   // Components a folder at a time (its own components only), then those at the library root.
   const folderPages = [{ id: 'root', label: 'the library root' }];
   for (const f of snapshot.folders) folderPages.push({ id: f.id, label: `folder ${f.id}` });
@@ -110,26 +150,63 @@ export async function readSource(source: Source, options: ReadOptions = {}): Pro
   for (const folder of folderPages) {
     const filter = filterOf({ folders: [{ id: folder.id, excludeNestedFolders: true }], ...ALL_VARIANTS });
     const answer = await source.get<unknown>('components', { filter, richText: 'html' });
-    append(snapshot.components, listOf(`GET /v2/components (${folder.label})`, answer, 'components', 'components'));
+    const list = listOf<TextRecord>(`GET /v2/components (${folder.label})`, answer, 'components', 'components');
+    for (const r of list) {
+      checker.text('component', r);
+      noteAssignee(r);
+    }
+    checker.endPage('component');
+    append(snapshot.components, list);
     progress?.advance(1);
   }
 
-  // Text items a project at a time, in project order; then each base's own items.
+  // Text items a base at a time, then a project at a time: checked, noted, and put on disk.
   const query = { sort: 'project_order', richText: 'html' };
-  const containers: { filter: Record<string, unknown>; label: string }[] = [];
-  for (const p of snapshot.projects)
-    containers.push({ filter: { projects: [{ id: p.id }] }, label: `project ${p.id}` });
-  for (const b of snapshot.bases ?? []) containers.push({ filter: { bases: [{ id: b.id }] }, label: `base ${b.id}` });
-  progress?.phase('reading text items', containers.length);
-  for (const container of containers) {
-    const filter = filterOf({ ...container.filter, ...ALL_VARIANTS });
-    const answer = await source.get<unknown>('textItems', { ...query, filter });
-    append(snapshot.textItems, listOf(`GET /v2/textItems (${container.label})`, answer, 'textItems', 'textItems'));
-    progress?.advance(1);
+  const containers: { filter: Record<string, unknown>; container: string; kind: TextPage['kind'] }[] = [];
+  for (const b of snapshot.bases ?? [])
+    containers.push({ filter: { bases: [{ id: b.id }] }, container: b.id, kind: 'base' });
+  for (const p of snapshot.projects) {
+    containers.push({ filter: { projects: [{ id: p.id }] }, container: p.id, kind: 'project' });
   }
-  progress?.phase('reading blocks', snapshot.projects.length);
-  snapshot.blocks = await readBlocks(source, snapshot.projects, progress);
-  return snapshot;
+  progress?.phase('reading text items', containers.length);
+  const spool = Spool.open();
+  const texts: SourceTexts = {
+    pages: [],
+    count: 0,
+    assignees,
+    published: new Set(),
+    blockNames: new Map(),
+    read: (page) => spool.get<TextRecord>(page.ref),
+    close: () => spool.close(),
+  };
+  try {
+    for (const { filter, container, kind } of containers) {
+      const answer = await source.get<unknown>('textItems', {
+        ...query,
+        filter: filterOf({ ...filter, ...ALL_VARIANTS }),
+      });
+      const list = listOf<TextRecord>(`GET /v2/textItems (${kind} ${container})`, answer, 'textItems', 'textItems');
+      for (const r of list) {
+        checker.text('text item', r, container);
+        noteAssignee(r);
+        if (r.variantId !== null) continue;
+        if (r.pluralForm === null) texts.count += 1;
+        if (r.componentId === r.id) texts.published.add(r.id);
+        if (kind === 'project' && r.blockName) {
+          const names = texts.blockNames.get(container) ?? [];
+          if (!names.includes(r.blockName)) names.push(r.blockName);
+          texts.blockNames.set(container, names);
+        }
+      }
+      checker.endPage('text item');
+      texts.pages.push({ container, kind, ref: spool.put(list) });
+      progress?.advance(1);
+    }
+  } catch (error) {
+    spool.close();
+    throw error;
+  }
+  return { snapshot, texts };
 }
 
 /** Appends in a loop: a spread of a large list into `push` overflows the call stack. */

@@ -110,9 +110,24 @@ const developerId = new RegExp(DEVELOPER_ID_PATTERN);
 export const textIdOf = (r: Pick<TextRecord, 'id' | 'pluralForm'>) =>
   r.pluralForm !== null && r.id.endsWith(`_${r.pluralForm}`) ? r.id.slice(0, -r.pluralForm.length - 1) : r.id;
 
-/** What the writes need beyond each record's shape: references that resolve, ids and lengths this server takes. */
-export function checkWritable(source: Snapshot, limits: Limits): void {
-  const refuse = (what: string, problem: string) => {
+export interface WriteChecker {
+  /**
+   * One record of a text, as a page answered it; `container` is the project or base the page was
+   * asked for. A text listed in two pages is refused, like a record listed twice in one.
+   */
+  text(kind: 'component' | 'text item', r: TextRecord, container?: string): void;
+  /** Ends a page: a text of this page may not appear in a later one. */
+  endPage(kind: 'component' | 'text item'): void;
+}
+
+const EMAIL = /^[^@\s]+@[^@\s]+$/;
+
+/**
+ * What the writes need beyond each record's shape: references that resolve, ids and lengths this
+ * server takes. The structure is checked at once; texts as their pages arrive.
+ */
+export function writeChecker(source: Snapshot, limits: Limits): WriteChecker {
+  const refuse = (what: string, problem: string): never => {
     throw new SourceError(`source: ${what}: ${problem}`);
   };
   const ids = (what: string, list: readonly { id: string }[]) => {
@@ -125,13 +140,13 @@ export function checkWritable(source: Snapshot, limits: Limits): void {
     return seen;
   };
   for (const u of source.users ?? []) {
-    if (!/^[^@\s]+@[^@\s]+$/.test(u.email)) refuse(`user ${JSON.stringify(u.email)}`, 'email: not an email');
+    if (!EMAIL.test(u.email)) refuse(`user ${JSON.stringify(u.email)}`, 'email: not an email');
   }
   const statuses = new Set(source.statuses.map((s) => s.id));
   const variants = ids('variant', source.variants);
   const folders = ids('component folder', source.folders);
-  const bases = ids('base', source.bases ?? []);
-  const projects = ids('project', source.projects);
+  ids('base', source.bases ?? []);
+  ids('project', source.projects);
   for (const f of source.folders) {
     if (f.parentId !== null && !folders.has(f.parentId)) {
       refuse(
@@ -144,42 +159,54 @@ export function checkWritable(source: Snapshot, limits: Limits): void {
     const what = `variable ${JSON.stringify(v.id)}`;
     const nameError = variableNameError(v.name, 'name');
     if (nameError) refuse(what, nameError);
-    if (!(VARIABLE_TYPES as readonly string[]).includes(v.type))
+    if (!(VARIABLE_TYPES as readonly string[]).includes(v.type)) {
       refuse(what, `type: ${JSON.stringify(v.type)} is not a variable type`);
+    }
     const dataError = variableDataError(v.type as (typeof VARIABLE_TYPES)[number], v.data, 'data');
     if (dataError) refuse(what, dataError);
   }
   for (const [projectId, list] of source.blocks ?? []) ids(`block of project ${JSON.stringify(projectId)}:`, list);
-  const texts = (kind: 'component' | 'text item', list: readonly TextRecord[]) => {
-    const seen = new Set<string>();
-    for (const r of list) {
+
+  // Records of this page by id and variant; texts of earlier pages by id (one string a text).
+  let page = new Set<string>();
+  const texts = { component: new Set<string>(), 'text item': new Set<string>() };
+  return {
+    endPage(kind) {
+      for (const key of page) texts[kind].add(key.slice(0, key.indexOf('\u0000')));
+      page = new Set();
+    },
+    text(kind, r, container) {
       const variant = r.variantId === null ? '' : ` (variant ${r.variantId})`;
       const what = `${kind} ${JSON.stringify(r.id)}${variant}`;
-      if (!developerId.test(textIdOf(r))) refuse(what, 'id: not a valid developer ID');
-      const key = `${r.id}\u0000${r.variantId ?? ''}`;
-      if (seen.has(key)) refuse(what, 'listed twice');
-      seen.add(key);
-      if (r.variantId !== null && !variants.has(r.variantId))
+      const id = textIdOf(r);
+      if (!developerId.test(id)) refuse(what, 'id: not a valid developer ID');
+      const key = `${id}\u0000${r.id}\u0000${r.variantId ?? ''}`;
+      if (page.has(key) || texts[kind].has(id)) refuse(what, 'listed twice');
+      page.add(key);
+      if (r.variantId !== null && !variants.has(r.variantId)) {
         refuse(what, `variantId: ${JSON.stringify(r.variantId)} is not a variant of the source`);
-      if (!statuses.has(r.status)) refuse(what, `status: ${JSON.stringify(r.status)} is not a status of the source`);
-      if (r.text.length > limits.textChars)
-        refuse(what, `text: longer than ${limits.textChars} characters (LIMIT_TEXT_CHARS)`);
-      if (r.notes.length > limits.notesChars)
-        refuse(what, `notes: longer than ${limits.notesChars} characters (LIMIT_NOTES_CHARS)`);
-      for (const tag of r.tags) {
-        if (tag.length > limits.tagChars)
-          refuse(what, `tags: ${JSON.stringify(tag.slice(0, 40))} is longer than ${limits.tagChars} characters`);
       }
-      if (r.assignee !== null && !/^[^@\s]+@[^@\s]+$/.test(r.assignee))
+      if (!statuses.has(r.status)) refuse(what, `status: ${JSON.stringify(r.status)} is not a status of the source`);
+      if (r.text.length > limits.textChars) {
+        refuse(what, `text: longer than ${limits.textChars} characters (LIMIT_TEXT_CHARS)`);
+      }
+      if (r.notes.length > limits.notesChars) {
+        refuse(what, `notes: longer than ${limits.notesChars} characters (LIMIT_NOTES_CHARS)`);
+      }
+      for (const tag of r.tags) {
+        if (tag.length > limits.tagChars) {
+          refuse(what, `tags: ${JSON.stringify(tag.slice(0, 40))} is longer than ${limits.tagChars} characters`);
+        }
+      }
+      if (r.assignee !== null && !EMAIL.test(r.assignee)) {
         refuse(what, `assignee: ${JSON.stringify(r.assignee)} is not an email`);
+      }
       if (kind === 'component' && r.folderId != null && !folders.has(r.folderId)) {
         refuse(what, `folderId: ${JSON.stringify(r.folderId)} is not a folder of the source`);
       }
-      if (kind === 'text item' && !projects.has(r.projectId as string) && !bases.has(r.projectId as string)) {
-        refuse(what, `projectId: ${JSON.stringify(r.projectId)} is not a project or base of the source`);
+      if (kind === 'text item' && r.projectId !== container) {
+        refuse(what, `projectId: ${JSON.stringify(r.projectId)}, in the answer for ${JSON.stringify(container)}`);
       }
-    }
+    },
   };
-  texts('component', source.components);
-  texts('text item', source.textItems);
 }
