@@ -364,6 +364,53 @@ describe('workspace copy from a source that is not trusted', () => {
     }).toEqual(before);
   });
 
+  /** A source with projects `web` and `app`, whose text items are `items(project)`. */
+  const twoProjects = (items: (project: string) => unknown[]) =>
+    fakeSource((path, req, res) => {
+      const url = new URL(req.url ?? '/', 'http://x');
+      let body: unknown;
+      if (path === '/v2/projects') {
+        body = ['app', 'web'].map((id) => ({ id, name: id, baseId: null, developerMode: false }));
+      } else if (path === '/v2/textItems') {
+        body = items(JSON.parse(url.searchParams.get('filter') ?? '{}').projects[0].id);
+      } else return false;
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      return true;
+    });
+
+  it('refuses a text listed in two projects, before writing', async () => {
+    const source = await twoProjects((project) => [textItem('welcome', { projectId: project })]);
+    const run = await copydesk('workspace', 'copy', '--from', source.origin, '--key', 'k', '--json');
+    expect(run.code).toBe(1);
+    expect(run.error).toBe('source: text item "welcome": listed twice');
+    expect(await workspacesNamed(source.name)).toBe(0);
+  });
+
+  it('reports an item that sits in another project here instead of creating it twice', async () => {
+    const first = await twoProjects((project) => (project === 'web' ? [textItem('welcome')] : []));
+    const run = await copydesk('workspace', 'copy', '--from', first.origin, '--key', 'k', '--json');
+    expect(run.code).toBe(0);
+    const { workspaceId } = JSON.parse(run.out.at(-1) as string).summary;
+    const moved = await twoProjects((project) =>
+      project === 'app' ? [textItem('welcome', { projectId: 'app' }), textItem('new', { projectId: 'app' })] : [],
+    );
+    const again = await copydesk(
+      'workspace',
+      'copy',
+      '--from',
+      moved.origin,
+      '--key',
+      'k',
+      '--into',
+      String(workspaceId),
+      '--json',
+    );
+    expect(again.err).toEqual([]);
+    const summary = JSON.parse(again.out.at(-1) as string).summary;
+    expect(summary.notCarried).toContain('text item welcome: it is in project web here, and items cannot move');
+    expect(summary.counts.textItems).toEqual({ created: 1, updated: 0, unchanged: 0 });
+  });
+
   it('never follows a redirect to another origin, so the key never leaves the --from origin', async () => {
     const elsewhere: { path: string; authorization?: string }[] = [];
     const other = await serve((req, res) => {
