@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { copyBlocks, copyContainers } from './containers.js';
 import { copyOrder } from './order.js';
 import { type CopySummary, type Progress, Report } from './report.js';
-import { append, readSource, type Snapshot, type SourceTexts } from './snapshot.js';
+import { append, readSource, type Snapshot, type SourceTexts, type TextRecord } from './snapshot.js';
 import type { Source } from './source.js';
 import {
   copyFolders,
@@ -83,8 +83,17 @@ async function writeCopy(options: CopyOptions, source: Snapshot, texts: SourceTe
 
   const published = texts.published;
   await copyComponents(ctx, source, target, published);
-  // A new workspace has no text items yet; in an existing one, an item may sit in another project.
-  const elsewhere = options.into === undefined ? new Map() : await textHomes(services, workspaceId, limits, target);
+  // A new workspace has no text items yet; in an existing one, an item missing from its project
+  // here may sit in another. Where each item is gets read once, the first time one is missing.
+  let homes: Map<string, string> | undefined;
+  const elsewhere = async (items: TextRecord[], here: Snapshot) => {
+    if (options.into === undefined) return new Map<string, string>();
+    const present = new Set<string>();
+    for (const r of here.textItems) present.add(r.id);
+    if (items.every((r) => present.has(r.id))) return new Map<string, string>();
+    homes ??= await textHomes(services, workspaceId, limits, target);
+    return homes;
+  };
   const blockIds = blockIdsOf(target);
   let publishedHere = 0;
   progress.phase('textItems', texts.count);
@@ -99,7 +108,7 @@ async function writeCopy(options: CopyOptions, source: Snapshot, texts: SourceTe
     });
     let here = await readHere();
     const before = written(report);
-    await copyTextItems(ctx, slice, here, blockIds, otherThan(elsewhere, page.container));
+    await copyTextItems(ctx, slice, here, blockIds, otherThan(await elsewhere(items, here), page.container));
     if (written(report) > before) here = await readHere();
     const toPublish = new Set<string>();
     for (const r of items) if (published.has(r.id)) toPublish.add(r.id);
