@@ -45,7 +45,7 @@ export interface SourceOptions {
 export const SOURCE_DEFAULTS = {
   requestTimeoutSeconds: 30,
   timeoutSeconds: 3600,
-  maxResponseMb: 128,
+  maxResponseMb: 96,
   retries: 3,
 };
 
