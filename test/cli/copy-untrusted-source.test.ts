@@ -171,6 +171,27 @@ describe('workspace copy from a source that is not trusted', () => {
     expect(await workspacesNamed(source.name)).toBe(0);
   });
 
+  it('shows that it is waiting while a slow source takes its time', async () => {
+    const source = await fakeSource((path, _req, res) => {
+      if (path !== '/v2/projects') return false;
+      const timer = setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(answers('')['/v2/projects']));
+      }, 2_500);
+      res.on('close', () => clearTimeout(timer));
+      return true;
+    });
+    const run = await copydesk('workspace', 'copy', '--from', source.origin, '--key', 'k', '--json');
+    expect(run.code).toBe(0);
+    const waiting = run.out
+      .slice(0, -1)
+      .map((line) => JSON.parse(line))
+      .filter((p) => p.waitingSeconds !== undefined);
+    expect(waiting.length).toBeGreaterThan(0);
+    expect(waiting[0]).toMatchObject({ phase: 'reading the structure', step: 'GET /v2/projects' });
+    expect(waiting[0].waitingSeconds).toBeGreaterThanOrEqual(1);
+  });
+
   it('stops a source that trickles its answer forever at --timeout, and writes nothing', async () => {
     const source = await fakeSource((path, _req, res) => {
       if (path !== '/v2/textItems') return false;
