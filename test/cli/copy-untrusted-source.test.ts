@@ -113,12 +113,18 @@ async function workspacesNamed(name: string) {
 }
 
 describe('workspace copy from a source that is not trusted', () => {
-  it('copies a valid source, retrying a 503 and following a redirect on the same origin', async () => {
+  it('copies a valid source, retrying a 503 and a reset, and following a redirect on the same origin', async () => {
     let refused = 0;
-    const source = await fakeSource((path, _req, res) => {
+    let resets = 0;
+    const source = await fakeSource((path, req, res) => {
       if (path === '/v2/statuses' && refused === 0) {
         refused += 1;
         res.writeHead(503, { 'retry-after': '0' }).end('busy');
+        return true;
+      }
+      if (path === '/v2/variables' && resets === 0) {
+        resets += 1;
+        req.socket.destroy(); // a connection reset: retried like a 503
         return true;
       }
       if (path === '/v2/variants') {
@@ -148,6 +154,7 @@ describe('workspace copy from a source that is not trusted', () => {
     ]);
     expect(reading[0].bytes).toBeGreaterThan(0);
     expect(source.seen.filter((r) => r.path === '/v2/statuses')).toHaveLength(2);
+    expect(source.seen.filter((r) => r.path === '/v2/variables')).toHaveLength(2);
   });
 
   it('gives up on a silent source after --request-timeout, and writes nothing', async () => {
