@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import { describeSummary, jsonProgress, terminalProgress } from './copy/report.js';
-import { createSource } from './copy/source.js';
+import { createSource, SOURCE_DEFAULTS, SourceError } from './copy/source.js';
 import { copyWorkspace } from './copy/workspace-copy.js';
 import type { CliIo, Json } from './main.js';
 
@@ -12,6 +12,21 @@ export interface CommandContext {
   withServices<T>(work: (services: Services, config: Config) => Promise<T>): Promise<T>;
   print(options: Json, value: unknown, human: string): void;
   workspaceId(value: string): number;
+}
+
+interface CopyCommandOptions {
+  from: string;
+  key: string;
+  into?: string;
+  requestTimeout: string;
+  timeout: string;
+  maxResponseMb: string;
+}
+
+function positive(option: string, value: string): number {
+  const number = Number(value);
+  if (!Number.isFinite(number) || number <= 0) throw new SourceError(`${option}: '${value}' is not a positive number`);
+  return number;
 }
 
 /** `workspace copy`, `workspace export` and `workspace import`: moving a workspace in and out. */
@@ -23,9 +38,29 @@ export function registerWorkspaceCommands(workspace: Command, ctx: CommandContex
     .requiredOption('--from <url>', 'the source server, e.g. https://copy.example.com (with or without /v2)')
     .requiredOption('--key <key>', "an API key of the source's workspace")
     .option('--into <workspace>', 'the workspace to write into (default: a new workspace)')
+    .option(
+      '--request-timeout <seconds>',
+      'the longest wait for a connection, an answer, or the next part of one',
+      String(SOURCE_DEFAULTS.requestTimeoutSeconds),
+    )
+    .option(
+      '--timeout <seconds>',
+      'the longest the reading of the source may take',
+      String(SOURCE_DEFAULTS.timeoutSeconds),
+    )
+    .option(
+      '--max-response-mb <MiB>',
+      'the largest answer taken from the source',
+      String(SOURCE_DEFAULTS.maxResponseMb),
+    )
     .option('--json', 'print progress and the summary as JSON lines')
-    .action(async (options: Json & { from: string; key: string; into?: string }) => {
+    .action(async (options: Json & CopyCommandOptions) => {
       const into = options.into === undefined ? undefined : ctx.workspaceId(options.into);
+      const limits = {
+        requestTimeoutMs: positive('--request-timeout', options.requestTimeout) * 1000,
+        overallTimeoutMs: positive('--timeout', options.timeout) * 1000,
+        maxResponseBytes: Math.floor(positive('--max-response-mb', options.maxResponseMb) * 2 ** 20),
+      };
       const summary = await ctx.withServices(async (services, config) => {
         if (into !== undefined) await services.workspace.get(into);
         // A bar on a terminal; elsewhere (logs, CI) one JSON line per step, on stderr unless --json.
@@ -35,7 +70,11 @@ export function registerWorkspaceCommands(workspace: Command, ctx: CommandContex
             ? terminalProgress(io.terminal)
             : jsonProgress(io.err);
         return copyWorkspace({
-          source: createSource(options.from, options.key),
+          source: createSource(options.from, options.key, {
+            ...limits,
+            retries: SOURCE_DEFAULTS.retries,
+            onProgress: (state, quiet) => progress.reading(state, quiet),
+          }),
           services,
           limits: config.limits,
           into,

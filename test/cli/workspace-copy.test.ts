@@ -45,7 +45,7 @@ describe('copydesk workspace copy', () => {
     expect(first.code).toBe(0);
     const summary = lastJson(first.out).summary;
     // Progress lines come before the summary, one JSON document each.
-    expect(JSON.parse(first.out[0] as string)).toEqual({ phase: 'reading the source', done: 0, total: 1 });
+    expect(JSON.parse(first.out[0] as string)).toEqual({ phase: 'reading the structure', done: 0, total: 9 });
     expect(summary.notCarried).toEqual([]);
     expect(summary.counts.textItems.created).toBe(11);
     expect(summary.counts.components.created).toBe(5);

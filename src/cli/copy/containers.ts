@@ -31,7 +31,8 @@ export async function copyContainers(ctx: StructureContext, source: Snapshot, ta
     else report.skip(`base ${b.id}: its name differs here, and bases cannot be renamed`);
   }
 
-  const knownBases = new Set([...bases.map((b) => b.id), ...haveBases.keys()]);
+  const knownBases = new Set(haveBases.keys());
+  for (const b of bases) knownBases.add(b.id);
   const wanted = source.projects.map((p) => ({
     developerId: p.id,
     name: p.name,
@@ -58,9 +59,14 @@ export async function copyContainers(ctx: StructureContext, source: Snapshot, ta
  * Blocks of each project. A source without GET /projectBlocks still names blocks on its text
  * items (`blockName`): those are created under ids made from their names.
  */
-export async function copyBlocks(ctx: StructureContext, source: Snapshot, target: Snapshot) {
+export async function copyBlocks(
+  ctx: StructureContext,
+  source: Snapshot,
+  target: Snapshot,
+  blockNames: Map<string, string[]>,
+) {
   const { services, scope, report } = ctx;
-  const blocks = source.blocks ?? blocksFromItems(source);
+  const blocks = source.blocks ?? blocksFromNames(blockNames);
   if (!source.blocks) report.skip('block ids: the source has no GET /projectBlocks; blocks are named after blockName');
   for (const [projectId, list] of blocks) {
     const have = new Map((target.blocks?.get(projectId) ?? []).map((b) => [b.id, b]));
@@ -88,13 +94,12 @@ export async function copyBlocks(ctx: StructureContext, source: Snapshot, target
   }
 }
 
-function blocksFromItems(source: Snapshot) {
+function blocksFromNames(names: Map<string, string[]>) {
   const blocks = new Map<string, { id: string; name: string }[]>();
-  for (const r of source.textItems) {
-    if (!r.projectId || !r.blockName || r.variantId !== null) continue;
-    const list = blocks.get(r.projectId) ?? [];
-    if (!list.some((b) => b.name === r.blockName)) list.push({ id: '', name: r.blockName });
-    blocks.set(r.projectId, list);
-  }
+  for (const [projectId, list] of names)
+    blocks.set(
+      projectId,
+      list.map((name) => ({ id: '', name })),
+    );
   return blocks;
 }

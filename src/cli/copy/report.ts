@@ -1,3 +1,5 @@
+import type { ReadingState } from './source.js';
+
 /**
  * What a copy tells its user while it runs and when it ends: a progress line on a terminal, one
  * JSON document per line otherwise (for scripts and logs), and a summary of what was created,
@@ -21,6 +23,11 @@ export interface CopySummary {
 export interface Progress {
   phase(name: string, total: number): void;
   advance(count: number): void;
+  /**
+   * While the source is read: the request under way, and the bytes and records fetched so far.
+   * Shown at once unless `quiet`; a quiet state is shown with the next step.
+   */
+  reading(state: ReadingState, quiet?: boolean): void;
   end(): void;
 }
 
@@ -45,23 +52,30 @@ const BAR_WIDTH = 30;
 
 /** A progress that keeps the phase, its total and how much is done, and shows them at every step. */
 function shownProgress(
-  show: (phase: string, done: number, total: number) => void,
+  show: (phase: string, done: number, total: number, reading?: ReadingState) => void,
   around: { phase?: () => void; end?: () => void } = {},
 ): Progress {
   let name = '';
   let total = 0;
   let done = 0;
+  let reading: ReadingState | undefined;
   return {
+    reading(state, quiet = false) {
+      reading = state;
+      if (!quiet) show(name, done, total, state);
+    },
     phase(next, count) {
       around.phase?.();
       name = next;
       total = count;
       done = 0;
-      show(name, done, total);
+      // Reading phases carry what has been fetched so far; the phases that write do not.
+      if (!next.startsWith('reading')) reading = undefined;
+      show(name, done, total, reading);
     },
     advance(count) {
       done += count;
-      show(name, done, total);
+      show(name, done, total, reading);
     },
     end() {
       around.end?.();
@@ -72,11 +86,14 @@ function shownProgress(
 /** A one-line bar redrawn in place (`\r`), written to the terminal's stderr. */
 export function terminalProgress(write: (text: string) => void): Progress {
   let drawn = false;
-  const draw = (name: string, done: number, total: number) => {
+  const draw = (name: string, done: number, total: number, reading?: ReadingState) => {
     const share = total === 0 ? 1 : Math.min(1, done / total);
     const filled = Math.round(share * BAR_WIDTH);
     const bar = `${'█'.repeat(filled)}${'░'.repeat(BAR_WIDTH - filled)}`;
-    write(`\r${bar} ${String(Math.round(share * 100)).padStart(3)}% ${name} ${done}/${total}\u001b[K`);
+    const fetched = reading
+      ? ` · ${megabytes(reading.bytes)}, ${reading.records} records${reading.waitingSeconds ? ` · waiting ${reading.waitingSeconds} s for ${reading.step}` : ''}`
+      : '';
+    write(`\r${bar} ${String(Math.round(share * 100)).padStart(3)}% ${name} ${done}/${total}${fetched}\u001b[K`);
     drawn = true;
   };
   const endLine = () => {
@@ -91,9 +108,14 @@ export function terminalProgress(write: (text: string) => void): Progress {
   });
 }
 
-/** One JSON document per line: `{"phase":"textItems","done":1000,"total":10000}`. */
+const megabytes = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+/**
+ * One JSON document per line: `{"phase":"textItems","done":1000,"total":10000}`; while the source
+ * is read, with the request, the bytes and records so far, and how long it has been silent.
+ */
 export function jsonProgress(out: (line: string) => void): Progress {
-  return shownProgress((phase, done, total) => out(JSON.stringify({ phase, done, total })));
+  return shownProgress((phase, done, total, reading) => out(JSON.stringify({ phase, done, total, ...reading })));
 }
 
 export function describeSummary(summary: CopySummary): string {

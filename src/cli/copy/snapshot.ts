@@ -1,5 +1,9 @@
+import type { Limits } from '../../config.js';
 import type { StyleguideRecord } from '../../modules/styleguides/styleguides.types.js';
-import type { Source } from './source.js';
+import type { Progress } from './report.js';
+import { type Source, SourceError } from './source.js';
+import { Spool, type SpoolRef } from './spool.js';
+import { checkList, checkRecord, type RecordKind, writeChecker } from './validate.js';
 
 /** What a workspace shows through API v2, in the shapes its GETs answer. */
 
@@ -49,59 +53,174 @@ export type Styleguide = StyleguideRecord;
 export const ALL_VARIANTS = { variants: [{ id: 'all' }] };
 const filterOf = (value: unknown) => JSON.stringify(value);
 
-/** Lists some servers wrap in an object (`{ projects: [...] }`) are taken either way. */
-function listOf<T>(value: unknown, key: string): T[] {
-  if (Array.isArray(value)) return value as T[];
+/** Lists some servers wrap in an object (`{ projects: [...] }`) are taken either way; anything else is refused. */
+function listOf<T>(request: string, value: unknown, key: string, kind: RecordKind): T[] {
   const inner = value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined;
-  return Array.isArray(inner) ? (inner as T[]) : [];
+  const list = Array.isArray(value) ? value : Array.isArray(inner) ? inner : undefined;
+  if (!list) throw new SourceError(`source: ${request}: the answer is not a list of ${key}`);
+  checkList(request, kind, list);
+  return list as T[];
 }
 
-/** Reads everything the source's key can see; `chunk` bounds the ids of one filter. */
-export async function readSource(source: Source, chunk: number): Promise<Snapshot> {
-  const [workspace, users, statuses, variants, variables, folders, bases, projects, components, styleguides] =
-    await Promise.all([
-      source.optional<Snapshot['workspace']>('workspace'),
-      source.optional<unknown>('users'),
-      source.get<unknown>('statuses'),
-      source.get<unknown>('variants'),
-      source.get<unknown>('variables'),
-      source.get<unknown>('componentFolders'),
-      source.optional<unknown>('bases'),
-      source.get<unknown>('projects'),
-      source.get<TextRecord[]>('components', { filter: filterOf(ALL_VARIANTS), richText: 'html' }),
-      source.optional<unknown>('styleguides'),
-    ]);
-  const snapshot: Snapshot = {
-    workspace: workspace && typeof workspace === 'object' && 'name' in workspace ? workspace : undefined,
-    users: users === undefined ? undefined : listOf(users, 'users'),
-    statuses: listOf(statuses, 'statuses'),
-    variants: listOf(variants, 'variants'),
-    variables: listOf(variables, 'variables'),
-    folders: listOf(folders, 'folders'),
-    bases: bases === undefined ? undefined : listOf(bases, 'bases'),
-    projects: listOf(projects, 'projects'),
-    components: listOf(components, 'components'),
-    textItems: [],
-    styleguides: styleguides === undefined ? undefined : listOf(styleguides, 'styleguides'),
+export interface ReadOptions {
+  limits: Limits;
+  progress?: Progress;
+}
+
+/** One project's (or base's) text items, checked and kept on disk until they are written. */
+export interface TextPage {
+  container: string;
+  kind: 'project' | 'base';
+  ref: SpoolRef;
+}
+
+/**
+ * The source's text items, kept out of memory: its pages on disk, and the few facts the writes
+ * need about all of them.
+ */
+export interface SourceTexts {
+  /** Base pages first: project items derive from base items. */
+  pages: TextPage[];
+  /** How many texts (developer IDs) the pages hold. */
+  count: number;
+  /** Emails of the assignees of every text item and component (lower case). */
+  assignees: Set<string>;
+  /** Text items published to the library (a component of the same developer ID). */
+  published: Set<string>;
+  /** Block names of each project in the order items first name them (for a source without blocks). */
+  blockNames: Map<string, string[]>;
+  read(page: TextPage): TextRecord[];
+  close(): void;
+}
+
+/**
+ * Reads everything the source's key can see and checks it, before anything is written. Texts are
+ * read a project (a base, a folder) at a time, so that no single answer holds the whole
+ * workspace; text items are kept on disk between the check and the writes.
+ */
+export async function readSource(
+  source: Source,
+  options: ReadOptions,
+): Promise<{ snapshot: Snapshot; texts: SourceTexts }> {
+  const progress = options.progress;
+  progress?.phase('reading the structure', 9);
+  const step = async <T>(work: Promise<T>) => {
+    const value = await work;
+    progress?.advance(1);
+    return value;
   };
-  const query = { filter: filterOf(ALL_VARIANTS), sort: 'project_order', richText: 'html' };
-  snapshot.textItems = listOf(await source.get<unknown>('textItems', query), 'textItems');
-  const baseIds = (snapshot.bases ?? []).map((b) => ({ id: b.id }));
-  for (let i = 0; i < baseIds.length; i += chunk) {
-    const filter = filterOf({ bases: baseIds.slice(i, i + chunk), ...ALL_VARIANTS });
-    const items = await source.get<unknown>('textItems', { ...query, filter });
-    snapshot.textItems.push(...listOf<TextRecord>(items, 'textItems'));
+  const [workspace, users, statuses, variants, variables, folders, bases, projects, styleguides] = await Promise.all([
+    step(source.optional<unknown>('workspace')),
+    step(source.optional<unknown>('users')),
+    step(source.get<unknown>('statuses')),
+    step(source.get<unknown>('variants')),
+    step(source.get<unknown>('variables')),
+    step(source.get<unknown>('componentFolders')),
+    step(source.optional<unknown>('bases')),
+    step(source.get<unknown>('projects')),
+    step(source.optional<unknown>('styleguides')),
+  ]);
+  if (workspace !== undefined) checkRecord('GET /v2/workspace', 'workspace', workspace);
+  const snapshot: Snapshot = {
+    workspace: workspace as Snapshot['workspace'],
+    users: users === undefined ? undefined : listOf('GET /v2/users', users, 'users', 'users'),
+    statuses: listOf('GET /v2/statuses', statuses, 'statuses', 'statuses'),
+    variants: listOf('GET /v2/variants', variants, 'variants', 'variants'),
+    variables: listOf('GET /v2/variables', variables, 'variables', 'variables'),
+    folders: listOf('GET /v2/componentFolders', folders, 'folders', 'folders'),
+    bases: bases === undefined ? undefined : listOf('GET /v2/bases', bases, 'bases', 'bases'),
+    projects: listOf('GET /v2/projects', projects, 'projects', 'projects'),
+    components: [],
+    textItems: [],
+    styleguides:
+      styleguides === undefined ? undefined : listOf('GET /v2/styleguides', styleguides, 'styleguides', 'styleguides'),
+  };
+  progress?.phase('reading blocks', snapshot.projects.length);
+  snapshot.blocks = await readBlocks(source, snapshot.projects, progress);
+  const checker = writeChecker(snapshot, options.limits);
+
+  const assignees = new Set<string>();
+  const noteAssignee = (r: TextRecord) => {
+    if (r.assignee) assignees.add(r.assignee.toLowerCase());
+  };
+  // Components a folder at a time (its own components only), then those at the library root.
+  const folderPages = [{ id: 'root', label: 'the library root' }];
+  for (const f of snapshot.folders) folderPages.push({ id: f.id, label: `folder ${f.id}` });
+  progress?.phase('reading components', folderPages.length);
+  for (const folder of folderPages) {
+    const filter = filterOf({ folders: [{ id: folder.id, excludeNestedFolders: true }], ...ALL_VARIANTS });
+    const answer = await source.get<unknown>('components', { filter, richText: 'html' });
+    const list = listOf<TextRecord>(`GET /v2/components (${folder.label})`, answer, 'components', 'components');
+    for (const r of list) {
+      checker.text('component', r);
+      noteAssignee(r);
+    }
+    checker.endPage('component');
+    append(snapshot.components, list);
+    progress?.advance(1);
   }
-  snapshot.blocks = await readBlocks(source, snapshot.projects);
-  return snapshot;
+
+  // Text items a base at a time, then a project at a time: checked, noted, and put on disk.
+  const query = { sort: 'project_order', richText: 'html' };
+  const containers: { filter: Record<string, unknown>; container: string; kind: TextPage['kind'] }[] = [];
+  for (const b of snapshot.bases ?? [])
+    containers.push({ filter: { bases: [{ id: b.id }] }, container: b.id, kind: 'base' });
+  for (const p of snapshot.projects) {
+    containers.push({ filter: { projects: [{ id: p.id }] }, container: p.id, kind: 'project' });
+  }
+  progress?.phase('reading text items', containers.length);
+  const spool = Spool.open();
+  const texts: SourceTexts = {
+    pages: [],
+    count: 0,
+    assignees,
+    published: new Set(),
+    blockNames: new Map(),
+    read: (page) => spool.get<TextRecord>(page.ref),
+    close: () => spool.close(),
+  };
+  try {
+    for (const { filter, container, kind } of containers) {
+      const answer = await source.get<unknown>('textItems', {
+        ...query,
+        filter: filterOf({ ...filter, ...ALL_VARIANTS }),
+      });
+      const list = listOf<TextRecord>(`GET /v2/textItems (${kind} ${container})`, answer, 'textItems', 'textItems');
+      for (const r of list) {
+        checker.text('text item', r, container);
+        noteAssignee(r);
+        if (r.variantId !== null) continue;
+        if (r.pluralForm === null) texts.count += 1;
+        if (r.componentId === r.id) texts.published.add(r.id);
+        if (kind === 'project' && r.blockName) {
+          const names = texts.blockNames.get(container) ?? [];
+          if (!names.includes(r.blockName)) names.push(r.blockName);
+          texts.blockNames.set(container, names);
+        }
+      }
+      checker.endPage('text item');
+      texts.pages.push({ container, kind, ref: spool.put(list) });
+      progress?.advance(1);
+    }
+  } catch (error) {
+    spool.close();
+    throw error;
+  }
+  return { snapshot, texts };
 }
 
-async function readBlocks(source: Source, projects: Snapshot['projects']) {
+/** Appends in a loop: a spread of a large list into `push` overflows the call stack. */
+export function append<T>(into: T[], items: readonly T[]): void {
+  for (const item of items) into.push(item);
+}
+
+async function readBlocks(source: Source, projects: Snapshot['projects'], progress: Progress | undefined) {
   const blocks = new Map<string, { id: string; name: string }[]>();
   for (const project of projects) {
     const list = await source.optional<unknown>('projectBlocks', { projectId: project.id });
     if (list === undefined) return undefined;
-    blocks.set(project.id, listOf(list, 'blocks'));
+    blocks.set(project.id, listOf(`GET /v2/projectBlocks?projectId=${project.id}`, list, 'blocks', 'blocks'));
+    progress?.advance(1);
   }
   return blocks;
 }

@@ -41,13 +41,20 @@ export async function copySettings(ctx: StructureContext, source: Snapshot, targ
   ctx.report.count('workspace', changed ? 'updated' : 'unchanged');
 }
 
-/** The source's users, and anyone a record is assigned to: assignees must be users of the workspace. */
-export async function copyUsers(ctx: StructureContext, source: Snapshot, target: Snapshot) {
+/**
+ * The source's users, and anyone a record is assigned to (`assignees`, in lower case): assignees
+ * must be users of the workspace.
+ */
+export async function copyUsers(
+  ctx: StructureContext,
+  source: Snapshot,
+  target: Snapshot,
+  assignees: ReadonlySet<string>,
+) {
   const have = new Set((target.users ?? []).map((u) => u.email.toLowerCase()));
   const wanted = new Map((source.users ?? []).map((u) => [u.email.toLowerCase(), u]));
-  for (const r of [...source.components, ...source.textItems]) {
-    if (r.assignee && !wanted.has(r.assignee.toLowerCase()))
-      wanted.set(r.assignee.toLowerCase(), { email: '', name: '' });
+  for (const email of assignees) {
+    if (!wanted.has(email)) wanted.set(email, { email: '', name: '' });
   }
   for (const [email, { name, role }] of wanted) {
     if (have.has(email)) {

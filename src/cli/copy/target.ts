@@ -10,10 +10,9 @@ export async function readTarget(
   services: Services,
   workspaceId: number,
   limits: Limits,
-  options: { texts: boolean } = { texts: true },
+  options: { components: boolean } = { components: true },
 ): Promise<Snapshot> {
   const revision = (await services.history.revisionOf(workspaceId)) ?? 0;
-  const filter = JSON.stringify(ALL_VARIANTS);
   const [workspace, users, statuses, variants, variables, folders, bases, projects, styleguides] = await Promise.all([
     services.workspace.get(workspaceId),
     services.accounts.listUsers(workspaceId),
@@ -41,24 +40,46 @@ export async function readTarget(
     textItems: [],
     styleguides: styleguides as Snapshot['styleguides'],
   };
-  // Reading every text is the costly part: skipped where only the structure is compared.
-  if (!options.texts) return snapshot;
-  const parse = (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as TextRecord[];
+  if (!options.components) return snapshot;
+  const filter = JSON.stringify(ALL_VARIANTS);
   const components = parse(
     await services.components.list(workspaceId, revision, { filter, richText: 'html' }, limits.filterIds),
   );
+  return { ...snapshot, components };
+}
+
+const parse = (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as TextRecord[];
+
+/** The text items of one project or base here, as `GET /v2/textItems` shows them. */
+export async function readTargetTexts(
+  services: Services,
+  workspaceId: number,
+  limits: Limits,
+  container: { kind: 'project' | 'base'; container: string },
+): Promise<TextRecord[]> {
+  const revision = (await services.history.revisionOf(workspaceId)) ?? 0;
+  const where = container.kind === 'base' ? 'bases' : 'projects';
+  const filter = JSON.stringify({ [where]: [{ id: container.container }], ...ALL_VARIANTS });
   const query = { filter, sort: 'project_order' as const, richText: 'html' as const };
-  const textItems = parse(await services.textItems.list(workspaceId, revision, query, limits.filterIds));
-  for (let i = 0; i < bases.length; i += limits.filterIds) {
-    const baseFilter = JSON.stringify({
-      bases: bases.slice(i, i + limits.filterIds).map((b) => ({ id: b.id })),
-      ...ALL_VARIANTS,
-    });
-    textItems.push(
-      ...parse(
-        await services.textItems.list(workspaceId, revision, { ...query, filter: baseFilter }, limits.filterIds),
-      ),
-    );
+  return parse(await services.textItems.list(workspaceId, revision, query, limits.filterIds));
+}
+
+/** Where each text item of this workspace is (project or base), a container at a time. */
+export async function textHomes(
+  services: Services,
+  workspaceId: number,
+  limits: Limits,
+  target: Snapshot,
+): Promise<Map<string, string>> {
+  const homes = new Map<string, string>();
+  const containers = [
+    ...(target.bases ?? []).map((b) => ({ kind: 'base' as const, container: b.id })),
+    ...target.projects.map((p) => ({ kind: 'project' as const, container: p.id })),
+  ];
+  for (const container of containers) {
+    for (const r of await readTargetTexts(services, workspaceId, limits, container)) {
+      if (r.variantId === null && r.pluralForm === null) homes.set(r.id, container.container);
+    }
   }
-  return { ...snapshot, components, textItems };
+  return homes;
 }

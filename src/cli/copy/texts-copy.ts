@@ -20,11 +20,6 @@ import {
 
 type Kind = 'components' | 'textItems';
 
-/** Text items that were published to the library: the component is made by publishing them. */
-export function publishedIds(source: Snapshot): Set<string> {
-  return new Set(source.textItems.filter((r) => r.componentId === r.id && r.variantId === null).map((r) => r.id));
-}
-
 export async function copyComponents(ctx: StructureContext, source: Snapshot, target: Snapshot, defer: Set<string>) {
   const wanted = groupRecords(source.components);
   const have = groupRecords(target.components);
@@ -57,11 +52,25 @@ export async function copyComponents(ctx: StructureContext, source: Snapshot, ta
   ctx.report.progress.advance(existing.length);
 }
 
-export async function copyTextItems(ctx: StructureContext, source: Snapshot, target: Snapshot, blockIds: BlockIds) {
+/**
+ * The text items of one project or base. `elsewhere` holds the items this workspace has in another
+ * project or base, by developer ID, with where they are: they are reported, never created twice.
+ */
+export async function copyTextItems(
+  ctx: StructureContext,
+  source: Snapshot,
+  target: Snapshot,
+  blockIds: BlockIds,
+  elsewhere: ReadonlyMap<string, string>,
+) {
   const wanted = groupRecords(source.textItems);
   const have = groupRecords(target.textItems);
-  ctx.report.progress.phase('textItems', wanted.size);
-  const missing = [...wanted.values()].filter((g) => !have.has(g.id));
+  const moved = [...wanted.values()].filter((g) => !have.has(g.id) && elsewhere.has(g.id));
+  for (const g of moved) {
+    ctx.report.skip(`text item ${g.id}: it is in project ${elsewhere.get(g.id)} here, and items cannot move`);
+  }
+  ctx.report.progress.advance(moved.length);
+  const missing = [...wanted.values()].filter((g) => !have.has(g.id) && !elsewhere.has(g.id));
   // Base items first: project items derive from them.
   const isBaseItem = (g: TextGroup) => g.record.projectId === g.record.baseId;
   const ordered = [...missing.filter(isBaseItem), ...missing.filter((g) => !isBaseItem(g))];

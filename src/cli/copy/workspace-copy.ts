@@ -4,7 +4,7 @@ import type { Services } from '../../services.js';
 import { copyBlocks, copyContainers } from './containers.js';
 import { copyOrder } from './order.js';
 import { type CopySummary, type Progress, Report } from './report.js';
-import { readSource, type Snapshot } from './snapshot.js';
+import { append, readSource, type Snapshot, type SourceTexts, type TextRecord } from './snapshot.js';
 import type { Source } from './source.js';
 import {
   copyFolders,
@@ -16,8 +16,8 @@ import {
   type StructureContext,
 } from './structure.js';
 import { copyStyleguides } from './styleguides-copy.js';
-import { readTarget } from './target.js';
-import { blockIdsOf, copyComponents, copyTextItems, publishedIds, publishItems } from './texts-copy.js';
+import { readTarget, readTargetTexts, textHomes } from './target.js';
+import { blockIdsOf, copyComponents, copyTextItems, publishItems } from './texts-copy.js';
 
 export interface CopyOptions {
   source: Source;
@@ -34,11 +34,25 @@ export interface CopyOptions {
  * actor `cli`) and announced. Run again, it writes only what differs.
  */
 export async function copyWorkspace(options: CopyOptions): Promise<CopySummary> {
+  const { progress } = options;
+  // Everything is read and checked before the first write: a source that times out, answers too
+  // much or sends a record that does not validate leaves this server as it was (no new workspace).
+  let read: Awaited<ReturnType<typeof readSource>>;
+  try {
+    read = await readSource(options.source, { limits: options.limits, progress });
+  } finally {
+    options.source.close();
+  }
+  try {
+    return await writeCopy(options, read.snapshot, read.texts);
+  } finally {
+    read.texts.close();
+  }
+}
+
+async function writeCopy(options: CopyOptions, source: Snapshot, texts: SourceTexts): Promise<CopySummary> {
   const { services, limits, progress } = options;
   const report = new Report(progress);
-  progress.phase('reading the source', 1);
-  const source = await readSource(options.source, limits.filterIds);
-  progress.advance(1);
   const workspaceId = options.into ?? (await services.accounts.createWorkspace(workspaceName(source))).id;
   const ctx: StructureContext = {
     services,
@@ -46,13 +60,13 @@ export async function copyWorkspace(options: CopyOptions): Promise<CopySummary> 
     batch: limits.batchItems,
     report,
   };
-  const structure = () => readTarget(services, workspaceId, limits, { texts: false });
+  const structure = (components = false) => readTarget(services, workspaceId, limits, { components });
   let target = await structure();
 
   progress.phase('settings, users, workflow, variants, variables, folders, projects', 7);
   const steps = [
     () => copySettings(ctx, source, target, options.into === undefined),
-    () => copyUsers(ctx, source, target),
+    () => copyUsers(ctx, source, target, texts.assignees),
     () => copyStatuses(ctx, source, target),
     () => copyVariants(ctx, source, target),
     () => copyVariables(ctx, source, target),
@@ -64,31 +78,68 @@ export async function copyWorkspace(options: CopyOptions): Promise<CopySummary> 
     progress.advance(1);
   }
   target = await structure();
-  await copyBlocks(ctx, source, target);
-  target = await readTarget(services, workspaceId, limits);
+  await copyBlocks(ctx, source, target, texts.blockNames);
+  target = await structure(true);
 
-  const published = publishedIds(source);
+  const published = texts.published;
   await copyComponents(ctx, source, target, published);
-  await copyTextItems(ctx, source, target, blockIdsOf(target));
-  if (wroteTexts(report)) target = await readTarget(services, workspaceId, limits);
-  if (published.size > 0 && (await publishItems(ctx, source, target, published)) > 0) {
-    target = await readTarget(services, workspaceId, limits);
+  // A new workspace has no text items yet; in an existing one, an item missing from its project
+  // here may sit in another. Where each item is gets read once, the first time one is missing.
+  let homes: Map<string, string> | undefined;
+  const elsewhere = async (items: TextRecord[], here: Snapshot) => {
+    if (options.into === undefined) return new Map<string, string>();
+    const present = new Set<string>();
+    for (const r of here.textItems) present.add(r.id);
+    if (items.every((r) => present.has(r.id))) return new Map<string, string>();
+    homes ??= await textHomes(services, workspaceId, limits, target);
+    return homes;
+  };
+  const blockIds = blockIdsOf(target);
+  let publishedHere = 0;
+  progress.phase('textItems', texts.count);
+  // A project (a base) at a time: its items, then those of them published, then its order.
+  for (const page of texts.pages) {
+    const items = texts.read(page);
+    const project = source.projects.filter((p) => p.id === page.container && page.kind === 'project');
+    const slice: Snapshot = { ...source, projects: project, textItems: items };
+    const readHere = async () => ({
+      ...target,
+      textItems: await readTargetTexts(services, workspaceId, limits, page),
+    });
+    let here = await readHere();
+    const before = written(report);
+    await copyTextItems(ctx, slice, here, blockIds, otherThan(await elsewhere(items, here), page.container));
+    if (written(report) > before) here = await readHere();
+    const toPublish = new Set<string>();
+    for (const r of items) if (published.has(r.id)) toPublish.add(r.id);
+    if (toPublish.size > 0) {
+      const count = await publishItems(ctx, slice, here, toPublish);
+      publishedHere += count;
+      if (count > 0) here = await readHere();
+    }
+    if (page.kind === 'project') await copyOrder(ctx, slice, here);
+  }
+  if (publishedHere > 0) {
+    target = await structure(true);
     // The published components take the rest of their content (variants, status...) now.
     const again = new Report(progress);
     await copyComponents({ ...ctx, report: again }, onlyPublished(source, published), target, new Set());
-    report.notCarried.push(...again.notCarried);
-    target = await readTarget(services, workspaceId, limits);
+    append(report.notCarried, again.notCarried);
   }
-  await copyOrder(ctx, source, target);
   await copyStyleguides(ctx, source, target);
   progress.end();
   return { workspaceId, source: options.source.base, counts: report.counts, notCarried: report.notCarried };
 }
 
-const wroteTexts = (report: Report) =>
-  ['components', 'textItems'].some(
-    (kind) => (report.counts[kind]?.created ?? 0) + (report.counts[kind]?.updated ?? 0) > 0,
-  );
+/** The homes of items outside `container`: those inside it are compared as usual. */
+function otherThan(homes: Map<string, string>, container: string): ReadonlyMap<string, string> {
+  return {
+    get: (id: string) => (homes.get(id) === container ? undefined : homes.get(id)),
+    has: (id: string) => homes.has(id) && homes.get(id) !== container,
+  } as ReadonlyMap<string, string>;
+}
+
+const written = (report: Report) => (report.counts.textItems?.created ?? 0) + (report.counts.textItems?.updated ?? 0);
 
 function onlyPublished(source: Snapshot, ids: Set<string>): Snapshot {
   const idOf = (r: { id: string; pluralForm: string | null }) =>

@@ -9,7 +9,7 @@ const Role = Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Lit
   description:
     '`admin`: people, keys, webhooks, the status workflow and settings; `editor`: all text; `viewer`: read and export',
 });
-const User = Type.Object({ email: Type.String(), name: Type.String(), role: Role });
+export const User = Type.Object({ email: Type.String(), name: Type.String(), role: Role });
 const WithLink = Type.Object({
   email: Type.String(),
   role: Role,

@@ -4,7 +4,7 @@ import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { withErrors } from '../../http/schemas.js';
 import type { WorkspaceService } from './workspace.service.js';
 
-const Settings = Type.Object({
+export const Settings = Type.Object({
   name: Type.String(),
   baseLanguage: Type.String({ description: 'BCP 47 language tag: the locale of exports of base text' }),
   libraryDeveloperMode: Type.Boolean({

@@ -7,7 +7,7 @@ import type { BlocksService } from './blocks.service.js';
 
 const ProjectId = Type.String({ pattern: DEVELOPER_ID_PATTERN, description: 'Developer ID of the project' });
 const Name = Type.String({ minLength: 1, maxLength: 200 });
-const Block = Type.Object({
+export const Block = Type.Object({
   id: Type.String({ description: 'Developer ID, unique within the project' }),
   name: Type.String(),
 });

@@ -14,7 +14,7 @@ import {
 } from '../../http/schemas.js';
 import type { FoldersService } from './folders.service.js';
 
-const Folder = Type.Object({
+export const Folder = Type.Object({
   id: Type.String({ description: 'Developer ID' }),
   name: Type.String({ description: 'Folder name' }),
   parentId: Nullable(

@@ -5,7 +5,7 @@ import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { batchBody, DeveloperId, DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
 import type { ProjectsService } from './projects.service.js';
 
-const Base = Type.Object({
+export const Base = Type.Object({
   id: Type.String({ description: 'Developer ID' }),
   name: Type.String(),
 });

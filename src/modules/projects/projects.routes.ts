@@ -19,7 +19,7 @@ const BaseRef = Nullable(
   Type.String({ description: 'Developer ID of the base the project derives text from; null: not connected' }),
 );
 
-const Project = Type.Object({
+export const Project = Type.Object({
   id: Type.String({ description: 'Developer ID' }),
   name: Type.String(),
   baseId: Nullable(Type.String({ description: 'Developer ID of the connected base, null if none' })),

@@ -4,7 +4,7 @@ import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { DeveloperId, Success, withErrors } from '../../http/schemas.js';
 import type { StatusesService } from './statuses.service.js';
 
-const Status = Type.Object({
+export const Status = Type.Object({
   id: Type.String({ description: 'Stable identifier: the value to send as `status` or in a `statuses` filter' }),
   name: Type.String({ description: 'Display name' }),
 });

@@ -20,7 +20,7 @@ const VariableType = Type.Unsafe<(typeof VARIABLE_TYPES)[number]>({
   description: 'Variable type',
 });
 
-const Variable = Type.Object({
+export const Variable = Type.Object({
   id: Type.String({ description: 'Developer ID: the same as the name' }),
   name: Type.String(),
   type: VariableType,

@@ -17,7 +17,7 @@ const LocaleCode = Nullable(
   Type.String({ description: 'BCP 47 language tag such as `fr` or `en-US`, stored in canonical form; null for none' }),
 );
 
-const Variant = Type.Object({
+export const Variant = Type.Object({
   id: Type.String({ description: 'Developer ID' }),
   name: Type.String(),
   description: Type.String({ description: 'Empty string when none' }),
