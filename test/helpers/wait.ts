@@ -7,12 +7,12 @@
 export async function waitFor(
   condition: () => boolean | Promise<boolean>,
   what: string,
-  timeoutMs = 10_000,
+  { timeoutMs = 10_000, everyMs = 5 }: { timeoutMs?: number; everyMs?: number } = {},
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await condition()) return;
     if (Date.now() > deadline) throw new Error(`still waiting after ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
   }
 }
