@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowFirst from './test/helpers/sequencer.js';
 
 export default defineConfig({
   test: {
@@ -18,5 +19,7 @@ export default defineConfig({
     // dependencies took about 4 s of CPU per file, more than most files' tests. Each file still
     // builds its own app on its own database (docs/testing.md says what a test may not rely on).
     isolate: false,
+    // Files that start processes first (test/helpers/sequencer.ts).
+    sequence: { sequencer: SlowFirst },
   },
 });
