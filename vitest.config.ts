@@ -1,10 +1,12 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowFirst from './test/helpers/sequencer.js';
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/per-file.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // One test file per core. Vitest's default (cores - 1) is a single worker on CI's 2 cores, so
@@ -13,5 +15,11 @@ export default defineConfig({
     // has the figures); the cap of 4 keeps the PostgreSQL run well inside the server's 100
     // connections (each file's app has a pool of 10, some files start a second server).
     maxWorkers: Math.min(availableParallelism(), 4),
+    // The test files of a worker share its loaded modules: loading the app's 300 modules and their
+    // dependencies took about 4 s of CPU per file, more than most files' tests. Each file still
+    // builds its own app on its own database (docs/testing.md says what a test may not rely on).
+    isolate: false,
+    // Files that start processes first (test/helpers/sequencer.ts).
+    sequence: { sequencer: SlowFirst },
   },
 });

@@ -5,6 +5,7 @@ import { resolve } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, tempSqlitePath } from '../helpers/database.js';
+import { cliArguments } from '../helpers/server-build.js';
 
 /**
  * The real server process, as `npm start` runs it, on a database of its own: on the very first
@@ -59,7 +60,7 @@ interface Server {
 
 function start(args: string[], env: Record<string, string> = {}): Server {
   const { HOST: _host, PORT: _port, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve', ...args], {
+  const child = spawn(process.execPath, cliArguments(['serve', ...args]), {
     cwd: ROOT,
     env: { ...inherited, DATABASE_URL: databaseUrl, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -105,7 +106,7 @@ async function stop(server: Server): Promise<void> {
 const get = (base: string, path: string, authorization: string) =>
   fetch(`${base}${path}`, { headers: { authorization } });
 
-// Each test starts real processes through tsx, which is slow on a loaded machine.
+// Each test starts real processes, which is slow on a loaded machine.
 describe('copydesk serve', { timeout: 90_000 }, () => {
   let firstKey = '';
 
@@ -211,11 +212,14 @@ describe('copydesk serve', { timeout: 90_000 }, () => {
         },
         { args: [], env: { PORT: 'eighty' }, line: /^copydesk: PORT must be an integer/m },
       ];
-      for (const { args, env, line } of cases) {
-        const server = start(args, env);
+      // Started together (each is a process loading the whole server, slow on a loaded machine); a
+      // process that does not exit within the minute fails with its output rather than the test's timeout.
+      const servers = cases.map(({ args, env }) => start(args, env));
+      for (const [i, { line }] of cases.entries()) {
+        const server = servers[i] as Server;
         const exit = await Promise.race([
           server.exited,
-          new Promise<null>((done) => setTimeout(() => done(null), 20_000)),
+          new Promise<null>((done) => setTimeout(() => done(null), 60_000).unref()),
         ]);
         expect(exit, server.output()).toEqual({ code: 1, signal: null });
         expect(server.output()).toMatch(line);

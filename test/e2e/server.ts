@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import pg from 'pg';
+import { cliArguments } from '../helpers/server-build.js';
 
 /** A real `copydesk serve` process on its own database, as a writer's browser would reach it. */
 export interface RealServer {
@@ -52,15 +53,11 @@ export async function startServer(databaseUrl: string, extraEnv: Record<string, 
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const { HOST: _h, PORT: _p, ...env } = process.env;
-  const child: ChildProcess = spawn(
-    process.execPath,
-    ['--import', 'tsx', 'src/cli/run.ts', 'serve', '--port', String(port)],
-    {
-      cwd: ROOT,
-      env: { ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child: ChildProcess = spawn(process.execPath, cliArguments(['serve', '--port', String(port)]), {
+    cwd: ROOT,
+    env: { ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...extraEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
   child.stderr?.on('data', (chunk) => (output += String(chunk)));

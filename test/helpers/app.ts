@@ -5,7 +5,7 @@ import { type Config, loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { type Services, servicesFor } from '../../src/services.js';
-import { testDatabaseConfig } from './database.js';
+import { migratedTestDatabaseConfig } from './database.js';
 
 export interface TestContext {
   app: App;
@@ -16,12 +16,13 @@ export interface TestContext {
 
 /**
  * A real app on a real database, closed after the file's tests. Rate limiting (keyed and keyless) is off unless a
- * test asks for it.
+ * test asks for it. On SQLite the file's database is a copy of an already migrated one.
  */
 export async function setupApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const databaseConfig = overrides.database ?? migratedTestDatabaseConfig();
   const config = loadConfig(
     {},
-    { database: testDatabaseConfig(), rateLimitPerMinute: 0, rateLimitKeylessPerMinute: 0, ...overrides },
+    { database: databaseConfig, rateLimitPerMinute: 0, rateLimitKeylessPerMinute: 0, ...overrides },
   );
   const database = openDatabase(config.database);
   await migrateToLatest(database.db);

@@ -10,6 +10,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/schema.js';
 import { createServices, type Services } from '../../src/services.js';
+import { cliArguments } from './server-build.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -35,13 +36,15 @@ export interface Answer {
 }
 
 const running = new Set<ChildProcess>();
-// Registered when a test file imports this helper (afterAll inside a running test is not honoured),
-// and on exit as well: a failed assertion must not leave servers behind.
-const killAll = () => {
+/**
+ * Kills the servers still running: after each test file (`test/helpers/per-file.ts`, as test files
+ * share this module within a worker and a hook registered here would run after the first file
+ * only), and on exit as well: a failed assertion must not leave servers behind.
+ */
+export function killServerProcesses(): void {
   for (const child of running) child.kill('SIGKILL');
-};
-afterAll(killAll);
-process.once('exit', killAll);
+}
+process.once('exit', killServerProcesses);
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -54,13 +57,13 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts the server as an operator would (`copydesk serve`, through tsx so no build is needed),
+ * Starts the server as an operator would (`copydesk serve`, compiled for this run: `cliArguments`),
  * with the given environment on top of this process's, and waits until it answers.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
   const { HOST: _host, PORT: _port, REDIS_URL: _redis, ...inherited } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve', '--port', String(port)], {
+  const child = spawn(process.execPath, cliArguments(['serve', '--port', String(port)]), {
     cwd: ROOT,
     env: { ...inherited, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_KEYLESS_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -8,6 +8,7 @@ export default defineConfig({
   test: {
     include: ['test/reliability/**/*.reliability.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
+    setupFiles: ['test/helpers/per-file.ts'],
     testTimeout: 300_000,
     hookTimeout: 60_000,
   },

@@ -215,7 +215,27 @@ export interface SearchIndexerOptions {
   writing?: () => boolean;
   /** The longest delay (`INDEX_MAX_DELAY_MS` unless given: a test shortens it). */
   maxDelayMs?: number;
+  /**
+   * The time and the timers the scheduling reads: the system's unless given. Only tests give
+   * another (one they move by hand, so that they assert what the indexer did at a given moment
+   * instead of sleeping); the server never does, so in production this is the system clock.
+   */
+  clock?: IndexerClock;
 }
+
+/** What the scheduling needs of a clock: the time in milliseconds and a timer that can be cleared. */
+export interface IndexerClock {
+  now(): number;
+  /** Runs `run` once in `ms`; must not keep the process alive. */
+  setTimeout(run: () => void, ms: number): unknown;
+  clearTimeout(timer: unknown): void;
+}
+
+const systemClock: IndexerClock = {
+  now: () => Date.now(),
+  setTimeout: (run, ms) => setTimeout(run, ms).unref(),
+  clearTimeout: (timer) => clearTimeout(timer as NodeJS.Timeout),
+};
 
 /**
  * Keeps the search index up to date outside the writes. The database's triggers queue the id of
@@ -228,21 +248,22 @@ export interface SearchIndexerOptions {
 export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexerOptions = {}) {
   const writing = options.writing ?? (() => false);
   const maxDelay = options.maxDelayMs ?? INDEX_MAX_DELAY_MS;
+  const clock = options.clock ?? systemClock;
   /** Write requests under way (`hold`), from their first byte: parsing and checking a batch takes a while too. */
   let held = 0;
   /** When a write request last arrived or ended, or a write was told: writes pause once this is `INDEX_IDLE_MS` old. */
   let activeAt = 0;
   const busy = () => writing() || held > 0;
   /** Whether writes have paused: none under way, none in the last `INDEX_IDLE_MS`. */
-  const idle = () => !busy() && Date.now() - activeAt >= INDEX_IDLE_MS;
+  const idle = () => !busy() && clock.now() - activeAt >= INDEX_IDLE_MS;
   let running: Promise<boolean> = Promise.resolve(true);
-  let timer: NodeJS.Timeout | null = null;
+  let timer: unknown = null;
   /** When the oldest write not yet worked off was told (null: none), for the longest delay. */
   let pendingSince: number | null = null;
   /** When the latest write was told. */
   let toldAt = 0;
   let stopped = false;
-  const overdue = () => pendingSince !== null && Date.now() >= pendingSince + maxDelay;
+  const overdue = () => pendingSince !== null && clock.now() >= pendingSince + maxDelay;
 
   /**
    * Works the queue off, a batch per transaction. In the background (`giveWay`) it stops before a
@@ -279,7 +300,7 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
   };
   /** The background pass: a pass that gave way to a write tries again once writes pause. */
   const background = async () => {
-    const began = Date.now();
+    const began = clock.now();
     let emptied: boolean;
     try {
       emptied = await pass(true);
@@ -296,11 +317,11 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
    * burst, which commits its own texts soon) puts the pass off again, up to the longest delay.
    */
   const arm = () => {
-    const now = Date.now();
+    const now = clock.now();
     // Until writes have paused long enough, or (a write under way) a moment from now to look again.
     const pause = Math.max(INDEX_IDLE_MS / 5, activeAt + INDEX_IDLE_MS - now);
     const due = (pendingSince ?? now) + maxDelay - now;
-    timer = setTimeout(
+    timer = clock.setTimeout(
       () => {
         timer = null;
         if (stopped) return;
@@ -312,13 +333,12 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
       },
       Math.max(0, Math.min(pause, due)),
     );
-    timer.unref();
   };
 
   return {
     /** Every text changed by a write committed before the call is indexed when this settles. */
     async upToDate(): Promise<void> {
-      const began = Date.now();
+      const began = clock.now();
       await pass(false);
       emptiedAt(began);
     },
@@ -328,28 +348,28 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
      */
     hold(): () => void {
       held += 1;
-      activeAt = Date.now();
+      activeAt = clock.now();
       let released = false;
       return () => {
         if (released) return;
         released = true;
         held -= 1;
-        activeAt = Date.now();
+        activeAt = clock.now();
       };
     },
     /** Called after every write: the queue is worked off when writes pause, off the request's path. */
     scheduled(): void {
       if (stopped) return;
-      toldAt = Date.now();
+      toldAt = clock.now();
       activeAt = toldAt;
       pendingSince ??= toldAt;
-      if (timer !== null) clearTimeout(timer);
+      if (timer !== null) clock.clearTimeout(timer);
       arm();
     },
     /** No pass is started in the background after this (`upToDate` still works off the queue); answers once the pass under way, if any, has ended. */
     async stop(): Promise<void> {
       stopped = true;
-      if (timer !== null) clearTimeout(timer);
+      if (timer !== null) clock.clearTimeout(timer);
       timer = null;
       await running.catch(() => {});
     },

@@ -3,8 +3,17 @@ import { Kysely, SqliteDialect, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/schema.js';
 import { createSearchIndexer } from '../../../src/modules/texts/index.js';
-import { anotherServer, apiClient, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
+import {
+  anotherServer,
+  apiClient,
+  createWorkspace,
+  setupApp,
+  type TestContext,
+  type Workspace,
+} from '../../helpers/app.js';
+import { manualClock } from '../../helpers/clock.js';
 import { onPostgres } from '../../helpers/database.js';
+import { waitFor } from '../../helpers/wait.js';
 
 const ctx = await setupApp();
 
@@ -12,14 +21,28 @@ const ctx = await setupApp();
 const { app: quiet, services: quietServices } = await anotherServer(ctx);
 await quietServices.searchIndex.stop();
 
+// SQLite: a database of its own, whose search index is never worked off in the background either.
+const alone = onPostgres() ? null : await setupApp();
+await alone?.services.searchIndex.stop();
+
 /** Texts of the workspace waiting in the search queue (other test files write to the database too). */
-const queued = async (ws: Workspace) =>
+const queued = async (ws: Workspace, on: TestContext = ctx) =>
   Number(
     (
       await sql<{ n: number }>`select count(*) as n from text_search_queue q join texts t on t.id = q.text_id
-        where t.workspace_id = ${ws.id}`.execute(ctx.database.db)
+        where t.workspace_id = ${ws.id}`.execute(on.database.db)
     ).rows[0]?.n,
   );
+
+/** The database as `db`, calling `seen` before each statement whose tree mentions `text`. */
+const counting = (db: Kysely<Database>, text: string, seen: () => void) =>
+  db.withPlugin({
+    transformQuery: ({ node }) => {
+      if (JSON.stringify(node).includes(text)) seen();
+      return node;
+    },
+    transformResult: async ({ result }) => result,
+  });
 
 async function seed(ws: Workspace): Promise<void> {
   const calls = [
@@ -193,9 +216,7 @@ describe('GET /v2/search', () => {
     // A write through a server that indexes: its queue is worked off shortly after, with no search.
     const again = await ws.api.patch('components', { updates: [{ developerId: 'refund', text: 'Refund it' }] });
     expect(again.status).toBe(200);
-    const until = Date.now() + 10_000;
-    while ((await queued(ws)) > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(await queued(ws)).toBe(0);
+    await waitFor(async () => (await queued(ws)) === 0, 'the queue worked off in the background');
     expect(await ids(ws, 'refund')).toEqual(['component:refund']);
     expect(await ids(ws, 'money')).toEqual([]);
   });
@@ -209,105 +230,116 @@ describe('GET /v2/search', () => {
       const res = await onQuiet.post('components', { components: [{ developerId, text: 'Queued' }] });
       expect(res.status).toBe(201);
     };
-    const waitForEmptyQueue = async () => {
-      const until = Date.now() + 10_000;
-      while ((await queued(ws)) > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
-      expect(await queued(ws)).toBe(0);
-    };
-    // An indexer told that this process has a write under way, asked each time its turn comes.
+    const workedOff = () => waitFor(async () => (await queued(ws)) === 0, 'the queue worked off');
+    // An indexer on a clock moved by hand, told that this process has a write under way, asked
+    // each time its turn comes; `looked` counts the passes that began (each first looks at the queue).
+    const clock = manualClock();
     let busy = true;
     let asked = 0;
-    const indexer = createSearchIndexer(ctx.database.db, {
-      writing: () => {
-        asked += 1;
-        return busy;
+    let looked = 0;
+    const indexer = createSearchIndexer(
+      counting(ctx.database.db, 'text_search_queue limit 1', () => (looked += 1)),
+      {
+        writing: () => {
+          asked += 1;
+          return busy;
+        },
+        maxDelayMs: 1_000,
+        clock,
       },
-      maxDelayMs: 1_000,
-    });
+    );
     try {
       await write('first');
       indexer.scheduled();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await clock.advance(300);
       // Its turn came several times and was put off each time, the write being under way.
       expect(asked).toBeGreaterThanOrEqual(3);
+      expect(looked).toBe(0);
       busy = false;
-      await waitForEmptyQueue();
+      await clock.advance(100);
+      expect(looked).toBeGreaterThan(0);
+      await workedOff();
       // A write request being read and checked (held by the HTTP layer) puts it off too.
       const release = indexer.hold();
       await write('held');
       const heldFrom = asked;
+      const lookedFrom = looked;
       indexer.scheduled();
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await clock.advance(300);
       expect(asked - heldFrom).toBeGreaterThanOrEqual(3);
+      expect(looked).toBe(lookedFrom);
       release();
       release();
-      await waitForEmptyQueue();
+      await clock.advance(100);
+      expect(looked).toBeGreaterThan(lookedFrom);
+      await workedOff();
       // A burst that never pauses is indexed all the same, its longest delay (here a second) after its first write.
       busy = true;
       await write('second');
-      const started = Date.now();
+      const burstFrom = looked;
       indexer.scheduled();
-      await waitForEmptyQueue();
-      expect(Date.now() - started).toBeLessThan(5_000);
-      // Past its longest delay it is asked no more. (On PostgreSQL the test files share one
-      // queue, so another file's server may have emptied it first, while this indexer still
-      // waited: only once the second is over has its own turn surely come.)
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, started + 1_100 - Date.now())));
+      await clock.advance(999);
+      expect(looked).toBe(burstFrom);
+      await clock.advance(1);
+      expect(looked).toBe(burstFrom + 1);
+      await workedOff();
+      // Past its longest delay it is asked no more: no turn is left to come.
       const askedThen = asked;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(clock.pending()).toBe(0);
+      await clock.advance(10_000);
       expect(asked).toBe(askedThen);
+      expect(looked).toBe(burstFrom + 1);
     } finally {
       await indexer.stop();
     }
   });
 
-  // SQLite only: on PostgreSQL the test files share one queue, which another file's server may
-  // work off before this indexer's first batch, so its turn to give way may never come. What is
-  // tested is the indexer's own scheduling, the same on both databases.
+  // SQLite only, on a database of its own (`alone`): on PostgreSQL the test files share one
+  // queue, which another file's server may work off before this indexer's first batch, so its
+  // turn to give way may never come. What is tested is the indexer's own scheduling, the same on
+  // both databases.
   it.skipIf(onPostgres())(
     'gives way between batches to a write that arrives while it works the queue off',
     async () => {
-      const ws = await createWorkspace(ctx);
-      await ctx.services.searchIndex.upToDate();
-      // This server's own background pass, told of the workspace's creation, finds nothing left.
-      await new Promise((resolve) => setTimeout(resolve, 150));
-      const onQuiet = apiClient(quiet, ws.key);
-      // One more text than the indexer takes in a transaction.
+      if (!alone) throw new Error('no database of its own');
+      const ws = await createWorkspace(alone);
       const components = Array.from({ length: 1_000 }, (_, i) => ({ developerId: `c-${i}`, text: `Batch ${i}` }));
-      expect((await onQuiet.post('components', { components })).status).toBe(201);
-      expect((await onQuiet.post('components', { components: [{ developerId: 'last', text: 'Last' }] })).status).toBe(
+      // One more text than the indexer takes in a transaction.
+      expect((await ws.api.post('components', { components })).status).toBe(201);
+      expect((await ws.api.post('components', { components: [{ developerId: 'last', text: 'Last' }] })).status).toBe(
         201,
       );
-      expect(await queued(ws)).toBe(1_001);
+      expect(await queued(ws, alone)).toBe(1_001);
       // No write under way until the indexer has written its first batch of documents; one from then on.
       let batches = 0;
       let asked = 0;
       let writes = true;
-      const counted = ctx.database.db.withPlugin({
-        transformQuery: ({ node }) => {
-          if (JSON.stringify(node).includes('insert into text_search ')) batches += 1;
-          return node;
+      const clock = manualClock();
+      const indexer = createSearchIndexer(
+        counting(alone.database.db, 'insert into text_search ', () => (batches += 1)),
+        {
+          writing: () => {
+            if (batches === 0) return false;
+            asked += 1;
+            return writes;
+          },
+          clock,
         },
-        transformResult: async ({ result }) => result,
-      });
-      const indexer = createSearchIndexer(counted, {
-        writing: () => {
-          if (batches === 0) return false;
-          asked += 1;
-          return writes;
-        },
-      });
+      );
       try {
         indexer.scheduled();
-        const until = Date.now() + 10_000;
-        while (asked < 4 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
-        // It stopped after one batch and keeps waiting for the write to end.
+        await clock.advance(50);
+        // Between its first batch and the next it found a write under way, and stopped.
+        await waitFor(() => asked >= 1, 'the first batch written');
+        await clock.advance(30);
+        // It stopped after one batch and keeps waiting for the write to end (its turn every 10 ms).
         expect(batches).toBe(1);
         expect(asked).toBeGreaterThanOrEqual(4);
-        expect(await queued(ws)).toBe(1);
+        expect(await queued(ws, alone)).toBe(1);
         writes = false;
-        while ((await queued(ws)) > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 10));
-        expect(await queued(ws)).toBe(0);
+        await clock.advance(10);
+        await waitFor(async () => (await queued(ws, alone)) === 0, 'the rest worked off');
+        expect(batches).toBe(2);
       } finally {
         await indexer.stop();
       }
@@ -323,12 +355,16 @@ describe('GET /v2/search', () => {
         statements += 1;
       },
     });
-    const indexer = createSearchIndexer(broken, { maxDelayMs: 100 });
+    const clock = manualClock();
+    const indexer = createSearchIndexer(broken, { maxDelayMs: 100, clock });
     try {
       indexer.scheduled();
-      await new Promise((resolve) => setTimeout(resolve, 400));
-      expect(statements).toBeGreaterThanOrEqual(1);
-      expect(statements).toBeLessThanOrEqual(2);
+      await clock.advance(100);
+      await waitFor(() => statements >= 1, 'the background pass');
+      // Nothing is set to try again: ten times its longest delay later, no other statement.
+      expect(clock.pending()).toBe(0);
+      await clock.advance(1_000);
+      expect(statements).toBe(1);
       await expect(indexer.upToDate()).rejects.toThrow(/text_search_queue/);
     } finally {
       await indexer.stop();
