@@ -85,7 +85,10 @@ function accessor(entry: DriverEntry, table: string, name: string): string[] {
 
 function section(table: DriverTable, names: readonly string[]): string[] {
   const lines = ['', `\t// MARK: - ${commentText(table.title, 100)}: table ${commentText(table.name, 80)}`];
-  for (const [i, entry] of table.entries.entries()) lines.push('', ...accessor(entry, table.name, names[i]!));
+  for (const [i, entry] of table.entries.entries()) {
+    lines.push('');
+    for (const line of accessor(entry, table.name, names[i]!)) lines.push(line);
+  }
   return lines;
 }
 
@@ -95,7 +98,7 @@ export function renderSwiftDriver(document: DriverDocument): string {
   const lines = [...header(document), 'struct Ditto {', ...HELPER];
   let offset = 0;
   for (const table of document.tables) {
-    lines.push(...section(table, names.slice(offset, offset + table.entries.length)));
+    for (const line of section(table, names.slice(offset, offset + table.entries.length))) lines.push(line);
     offset += table.entries.length;
   }
   lines.push('}', '');

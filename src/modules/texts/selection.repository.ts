@@ -344,7 +344,7 @@ export async function textsByRowIds(
       .where((eb) => conditions(eb, workspaceId, s))
       .where('texts.id', 'in', part)
       .execute();
-    if (rows.length > 0) out.push(...(await withValues(db, rows, s)));
+    if (rows.length > 0) for (const text of await withValues(db, rows, s)) out.push(text);
   }
   return out;
 }

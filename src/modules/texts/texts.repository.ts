@@ -97,7 +97,7 @@ async function loadInParts<K extends TextKind, V>(
 ): Promise<TextOfKind<K>[]> {
   const out: TextOfKind<K>[] = [];
   for (const part of chunks([...new Set(keys)], IDS_PER_QUERY)) {
-    out.push(...(await loadWhere(db, workspaceId, kind, filter(part))));
+    for (const text of await loadWhere(db, workspaceId, kind, filter(part))) out.push(text);
   }
   return out;
 }
@@ -337,7 +337,7 @@ export async function loadTextsByRefs(
   const out: TextEntity[] = [];
   for (const kind of ['component', 'text_item'] as const) {
     const ids = refs.filter((r) => r.kind === kind).map((r) => r.id);
-    if (ids.length > 0) out.push(...(await loadTextsByRowIds(db, workspaceId, kind, ids)));
+    if (ids.length > 0) for (const text of await loadTextsByRowIds(db, workspaceId, kind, ids)) out.push(text);
   }
   return out;
 }
