@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Executor, PluralForm, StoredPlural } from '../../db/schema.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import type { ParsedFilter } from './filter.parse.js';
@@ -241,7 +242,7 @@ export interface TextsReader {
     workspaceId: number,
     query: TextQuery<K>,
   ): Promise<StampedSelection<TextOfKind<K>> | null>;
-  /** The GET records of a query as the bytes of a JSON array. */
+  /** The GET records of a query as the bytes of a JSON array (read as `recordStream` reads them). */
   records(
     workspaceId: number,
     revision: number,
@@ -249,4 +250,15 @@ export interface TextsReader {
     richText: RichTextMode | null,
     etags?: boolean,
   ): Promise<Buffer>;
+  /**
+   * The GET records of a query as a JSON array: its bytes, or for a large list a stream of them
+   * read page by page from one snapshot (never the whole selection in memory).
+   */
+  recordStream(
+    workspaceId: number,
+    revision: number,
+    query: TextQuery,
+    richText: RichTextMode | null,
+    etags?: boolean,
+  ): Promise<Buffer | Readable>;
 }

@@ -18,7 +18,7 @@ for (let from = 0; from < COMPONENTS; from += 1_000) {
 }
 
 describe('POST /v2/cli/swiftDriver with a large library', () => {
-  it('answers one accessor per component, in developer ID order', async () => {
+  it('answers one accessor per component, in developer ID order', { timeout: 120_000 }, async () => {
     const res = await driver(ctx.app, '/v2/cli/swiftDriver', ws.key, {});
     expect(res.status, res.raw.body.slice(0, 200)).toBe(200);
     const accessors = accessorsOf(res.raw.body);
