@@ -41,20 +41,28 @@ export interface SqlSelection {
 
 type Where = ExpressionBuilder<Database, 'texts'>;
 
-function conditions(eb: Where, workspaceId: number, s: SqlSelection): Expression<SqlBool> {
-  const all: Expression<SqlBool>[] = [eb('texts.workspace_id', '=', workspaceId), eb('texts.kind', '=', s.kind)];
-  if (s.containerIds) all.push(eb('texts.project_id', 'in', [...s.containerIds]));
+/**
+ * The WHERE of a selection. With `unindexed` (SQLite, when the rows are looked up by row id), the
+ * columns are written `+texts.column`, which SQLite reads as "use no index for this term": given
+ * `texts.id in (...)` as well, it would otherwise walk the (workspace, kind, developer ID) index
+ * over every text of the kind, tens of milliseconds at 200,000 texts, instead of looking the rows up.
+ */
+function conditions(eb: Where, workspaceId: number, s: SqlSelection, unindexed = false): Expression<SqlBool> {
+  const col = (name: 'workspace_id' | 'kind' | 'project_id' | 'folder_id' | 'integrated' | 'status' | 'assignee_id') =>
+    unindexed ? sql.raw(`+texts.${name}`) : sql.ref(`texts.${name}`);
+  const all: Expression<SqlBool>[] = [eb(col('workspace_id'), '=', workspaceId), eb(col('kind'), '=', s.kind)];
+  if (s.containerIds) all.push(eb(col('project_id'), 'in', [...s.containerIds]));
   if (s.folderIds) {
     const ids = [...s.folderIds].filter((id): id is number => id !== null);
     const either: Expression<SqlBool>[] = [];
-    if (ids.length > 0) either.push(eb('texts.folder_id', 'in', ids));
-    if (s.folderIds.has(null)) either.push(eb('texts.folder_id', 'is', null));
+    if (ids.length > 0) either.push(eb(col('folder_id'), 'in', ids));
+    if (s.folderIds.has(null)) either.push(eb(col('folder_id'), 'is', null));
     all.push(eb.or(either));
   }
-  if (s.integrated !== undefined) all.push(eb('texts.integrated', '=', s.integrated ? 1 : 0));
-  if (s.statuses) all.push(eb('texts.status', 'in', [...s.statuses]));
+  if (s.integrated !== undefined) all.push(eb(col('integrated'), '=', s.integrated ? 1 : 0));
+  if (s.statuses) all.push(eb(col('status'), 'in', [...s.statuses]));
   if (s.assigneeId !== undefined) {
-    all.push(s.assigneeId === null ? eb('texts.assignee_id', 'is', null) : eb('texts.assignee_id', '=', s.assigneeId));
+    all.push(s.assigneeId === null ? eb(col('assignee_id'), 'is', null) : eb(col('assignee_id'), '=', s.assigneeId));
   }
   return eb.and(all);
 }
@@ -341,7 +349,7 @@ export async function textsByRowIds(
     const rows = await db
       .selectFrom('texts')
       .select(TEXT_COLUMNS)
-      .where((eb) => conditions(eb, workspaceId, s))
+      .where((eb) => conditions(eb, workspaceId, s, dialectOf(db) === 'sqlite'))
       .where('texts.id', 'in', part)
       .execute();
     if (rows.length > 0) for (const text of await withValues(db, rows, s)) out.push(text);
