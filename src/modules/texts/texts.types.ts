@@ -206,7 +206,8 @@ export interface StampedSelection<T extends TextEntity = TextEntity> {
   /**
    * The key space cut by these ranges (in order, apart): the keys before the first, the first,
    * the keys between it and the next, ..., the keys after the last (2n + 1 parts). The selected
-   * texts' digest of each part, without a row per text.
+   * texts' digest of each part, without a row per text; of a part between ranges the count may
+   * only say whether it holds any text (0 or 1).
    */
   digests(ranges: readonly { first: string; last: string }[]): Promise<StampDigest[]>;
   /** The texts of these row ids (any order) as `pages` would give them, with the records the query keeps. */
