@@ -70,40 +70,18 @@ function conditions(eb: Where, workspaceId: number, s: SqlSelection, unindexed =
 /** Developer IDs compare by code unit, the same on both databases whatever their collation. */
 export const compareDeveloperIds = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** The selected texts with their variant values and variables, ordered by developer ID. */
+/**
+ * The selected texts with their variant values and variables, ordered by developer ID: read in
+ * the pages of `selectionPages`, with a turn of the event loop between them, so that a read of a
+ * large workspace never holds the loop for one long query (SQLite answers on it).
+ */
 export async function loadSelection(db: Executor, workspaceId: number, s: SqlSelection): Promise<TextEntity[]> {
-  if (s.containerIds?.length === 0 || s.folderIds?.size === 0 || s.statuses?.length === 0) return [];
-  const where = (eb: Where) => conditions(eb, workspaceId, s);
-  // PostgreSQL orders by the database's collation unless told otherwise; "C" is byte order, which
-  // for developer IDs (ASCII by their pattern) is code-unit order, SQLite's default.
-  const byDeveloperId = dialectOf(db) === 'postgres' ? sql`texts.developer_id collate "C"` : sql`texts.developer_id`;
-  const variantIds = s.variantIds;
-  const [texts, variants, variables] = await Promise.all([
-    db.selectFrom('texts').select(TEXT_COLUMNS).where(where).orderBy(byDeveloperId).execute(),
-    variantIds !== 'all' && variantIds.length === 0
-      ? []
-      : db
-          .selectFrom('text_variants')
-          .innerJoin('texts', 'texts.id', 'text_variants.text_id')
-          .selectAll('text_variants')
-          .where((eb) => where(eb as unknown as Where))
-          .$if(variantIds !== 'all', (q) => q.where('text_variants.variant_id', 'in', [...(variantIds as number[])]))
-          .execute(),
-    db
-      .selectFrom('text_variables')
-      .innerJoin('texts', 'texts.id', 'text_variables.text_id')
-      .select(['text_variables.text_id', 'text_variables.variable_id'])
-      .where((eb) => where(eb as unknown as Where))
-      .execute() as Promise<TextVariableRow[]>,
-  ]);
-  const entities = assembleEntities(texts, variants, variables);
-  // Any id outside the pattern (none today) still comes back in the API's order.
-  for (let i = 1; i < entities.length; i += 1) {
-    if (compareDeveloperIds((entities[i - 1] as TextEntity).developerId, (entities[i] as TextEntity).developerId) > 0) {
-      return entities.sort((a, b) => compareDeveloperIds(a.developerId, b.developerId));
-    }
+  const out: TextEntity[] = [];
+  for await (const page of selectionPages(db, workspaceId, s)) {
+    for (const entity of page) out.push(entity);
+    await nextTurn();
   }
-  return entities;
+  return out;
 }
 
 /** Text rows per page of a paged read: enough to amortise a query, few enough to render in one go. */
