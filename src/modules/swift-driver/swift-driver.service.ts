@@ -17,6 +17,7 @@ import {
   parseLegacyProjects,
 } from './swift-driver.legacy.js';
 import {
+  type DriverEntry,
   type DriverTable,
   driverEntry,
   indexVariables,
@@ -71,25 +72,41 @@ function namedProjects(refs: readonly ProjectRef[], ids: readonly string[]): Pro
   });
 }
 
-function componentsTable(components: readonly Component[], index: VariableIndex): DriverTable {
-  return { name: COMPONENTS_TABLE, title: 'Components', entries: components.map((c) => driverEntry(c, index)) };
+/** The accessors of some texts, with a turn of the event loop after every thousand. */
+async function entriesOf(texts: readonly TextEntity[], index: VariableIndex): Promise<DriverEntry[]> {
+  const out: DriverEntry[] = [];
+  for (const [i, text] of texts.entries()) {
+    out.push(driverEntry(text, index));
+    if ((i + 1) % 1000 === 0) await nextTurn();
+  }
+  return out;
+}
+
+async function componentsTable(components: readonly Component[], index: VariableIndex): Promise<DriverTable> {
+  return { name: COMPONENTS_TABLE, title: 'Components', entries: await entriesOf(components, index) };
 }
 
 /** One table per project, in the given order, holding its items in the order given (by developer ID). */
-function projectTables(items: readonly TextItem[], projects: readonly ProjectTable[], index: VariableIndex) {
+async function projectTables(
+  items: readonly TextItem[],
+  projects: readonly ProjectTable[],
+  index: VariableIndex,
+): Promise<DriverTable[]> {
   const byProject = new Map<number, TextItem[]>();
   for (const item of items) {
     const list = byProject.get(item.projectId);
     if (list) list.push(item);
     else byProject.set(item.projectId, [item]);
   }
-  return projects.map(
-    ({ ref, table }): DriverTable => ({
+  const tables: DriverTable[] = [];
+  for (const { ref, table } of projects) {
+    tables.push({
       name: table,
       title: `Project ${ref.name} (${ref.developerId})`,
-      entries: (byProject.get(ref.id) ?? []).map((item) => driverEntry(item, index)),
-    }),
-  );
+      entries: await entriesOf(byProject.get(ref.id) ?? [], index),
+    });
+  }
+  return tables;
 }
 
 const byDeveloperId = (a: ProjectRef, b: ProjectRef) =>
@@ -155,7 +172,7 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
     ]);
     const tables = projects.map((ref) => ({ ref, table: ref.developerId }));
     return swiftDriverPieces({
-      tables: [componentsTable(components, index), ...projectTables(items, tables, index)],
+      tables: [await componentsTable(components, index), ...(await projectTables(items, tables, index))],
       notes: [],
     });
   }
@@ -220,13 +237,13 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
       tables: [
         ...(inFolder
           ? [
-              componentsTable(
+              await componentsTable(
                 library.filter((c) => inFolder(c.folderId)),
                 index,
               ),
             ]
           : []),
-        ...projectTables(kept, projects, index),
+        ...(await projectTables(kept, projects, index)),
       ],
       notes: localeNotes(body.localeByVariantId),
     });
