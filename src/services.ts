@@ -120,7 +120,18 @@ export function createServices(
   });
   const projects = createProjectsService({ db, writes, textCascades, deleteBlocksOf: blocks.deleteBlocksOf });
   // The one reader of components and text items, with the one cache of what it read.
-  const texts = createTextsReader({ db, statuses, accounts, variants, variables, folders, projects, blocks });
+  const texts = createTextsReader({
+    db,
+    statuses,
+    accounts,
+    variants,
+    variables,
+    folders,
+    projects,
+    blocks,
+    // Large lists are read page by page from one snapshot, as exports are.
+    ...(options.snapshot && { snapshot: options.snapshot }),
+  });
   // Components and text items write texts alike; each adds the containers it places them in.
   const textsServiceDeps = {
     db,

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { Encoding } from './encoding.js';
 
 /** A rendered response as it was sent: the bytes and the headers that describe them. */
@@ -8,45 +9,50 @@ export interface CachedBody {
   encoding: Encoding | null;
 }
 
+/** No body larger than this is kept, whatever the budget: a huge answer is rendered (streamed) again. */
+export const MAX_CACHED_BODY_BYTES = 8 * 1024 * 1024;
+
+/** What an entry costs beyond its bytes: the key, the headers, the cache's own bookkeeping. */
+const ENTRY_OVERHEAD = 256;
+
 /**
- * Rendered bodies, least recently used first out, bounded by the bytes they hold. One entry may
- * take at most a quarter of the budget, so a single huge export cannot flush everything else.
- * Entries never go stale: their keys hold the ETag, which changes with every write.
+ * Rendered bodies, least recently used first out, bounded by the bytes they hold (lru-cache's
+ * `maxSize`). One entry may take at most a quarter of the budget and never more than
+ * `MAX_CACHED_BODY_BYTES`, so a single huge export cannot flush everything else nor pin tens of
+ * megabytes. Entries never go stale: their keys hold the ETag, which changes with every write.
  */
 export class ResponseCache {
-  readonly #entries = new Map<string, CachedBody>();
-  #bytes = 0;
+  readonly #entries: LRUCache<string, CachedBody>;
+  readonly #maxEntryBytes: number;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number) {
+    this.#maxEntryBytes = Math.min(Math.floor(maxBytes / 4), MAX_CACHED_BODY_BYTES);
+    this.#entries = new LRUCache<string, CachedBody>({
+      maxSize: Math.max(1, maxBytes),
+      sizeCalculation: (entry, key) => Buffer.byteLength(entry.body) + key.length + ENTRY_OVERHEAD,
+    });
+  }
 
   get(key: string): CachedBody | undefined {
-    const entry = this.#entries.get(key);
-    if (entry) {
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
-    }
-    return entry;
+    return this.#entries.get(key);
   }
 
   /** Whether a body of this many bytes may be kept. */
   fits(size: number): boolean {
-    return size <= this.maxBytes / 4;
+    return size <= this.#maxEntryBytes;
   }
 
   set(key: string, entry: CachedBody): void {
-    if (this.#entries.has(key)) return;
-    const size = Buffer.byteLength(entry.body);
-    if (!this.fits(size)) return;
+    if (this.#entries.has(key) || !this.fits(Buffer.byteLength(entry.body))) return;
     this.#entries.set(key, entry);
-    this.#bytes += size;
-    for (const [oldest, value] of this.#entries) {
-      if (this.#bytes <= this.maxBytes) break;
-      this.#entries.delete(oldest);
-      this.#bytes -= Buffer.byteLength(value.body);
-    }
   }
 
   get size(): number {
     return this.#entries.size;
+  }
+
+  /** The bytes held, as counted against the budget. */
+  get bytes(): number {
+    return this.#entries.calculatedSize;
   }
 }

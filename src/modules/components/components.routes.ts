@@ -27,7 +27,7 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ components: Component
     },
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
-      const body = await components.list(workspaceId, revision, request.query, limits.filterIds);
+      const body = await components.listBody(workspaceId, revision, request.query, limits.filterIds);
       // Already serialised: the response schema documents the shape, JSON.stringify writes it faster.
       return reply.type('application/json; charset=utf-8').send(body as never);
     },

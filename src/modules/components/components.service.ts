@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
@@ -198,19 +199,31 @@ export function createComponentsService(deps: ComponentsDeps) {
     );
   }
 
+  const listQuery = (query: ListQuery, maxFilterIds: number) => ({
+    kind: 'component' as const,
+    filter: parseFilter(query.filter, FILTER_KEYS, maxFilterIds),
+    ...(query.withTranslationState && { translationState: true }),
+  });
+
   /** GET /components: the records of the texts core's reader, as the bytes of a JSON array. */
   async function list(workspaceId: number, revision: number, query: ListQuery, maxFilterIds: number): Promise<Buffer> {
-    const filter = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
-    const textQuery = {
-      kind: 'component' as const,
-      filter,
-      ...(query.withTranslationState && { translationState: true }),
-    };
+    const textQuery = listQuery(query, maxFilterIds);
     return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
   }
 
+  /** GET /components as sent: the bytes of a small list, a large one as a stream read page by page. */
+  async function listBody(
+    workspaceId: number,
+    revision: number,
+    query: ListQuery,
+    maxFilterIds: number,
+  ): Promise<Buffer | Readable> {
+    const textQuery = listQuery(query, maxFilterIds);
+    return deps.reader.recordStream(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
+  }
+
   // `createIn` and `updatesIn`: a POST's or PATCH's write inside the caller's write (a restore).
-  return { list, create, update, remove, publish, importIn, createIn, updatesIn };
+  return { list, listBody, create, update, remove, publish, importIn, createIn, updatesIn };
 }
 
 export type ComponentsService = ReturnType<typeof createComponentsService>;

@@ -37,7 +37,7 @@ export const swiftDriverRoutes: FastifyPluginAsyncTypebox<SwiftDriverOptions> = 
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
       const file = await driver.forCli(workspaceId, revision, request.body);
-      return reply.type(TEXT_PLAIN).send(Buffer.from(file) as never);
+      return reply.type(TEXT_PLAIN).send(Buffer.concat(file) as never);
     },
   );
 };
@@ -63,7 +63,7 @@ export const legacySwiftDriverRoutes: FastifyPluginAsyncTypebox<SwiftDriverOptio
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
       const file = await driver.forLegacy(workspaceId, revision, request.body, options.limits.filterIds);
-      return reply.type(TEXT_PLAIN).send(Buffer.from(file) as never);
+      return reply.type(TEXT_PLAIN).send(Buffer.concat(file) as never);
     },
   );
 };

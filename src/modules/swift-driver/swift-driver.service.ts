@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { badRequest, forbidden } from '../../http/errors.js';
+import { nextTurn } from '../../shared/next-turn.js';
 import type { WorkspaceService } from '../accounts/workspace.service.js';
 import { type FoldersService, folderNotFound, ROOT_FOLDER_ID } from '../folders/folders.service.js';
 import { type ProjectRef, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
@@ -16,6 +17,7 @@ import {
   parseLegacyProjects,
 } from './swift-driver.legacy.js';
 import {
+  type DriverEntry,
   type DriverTable,
   driverEntry,
   indexVariables,
@@ -25,11 +27,11 @@ import {
   type VariableIndex,
 } from './swift-driver.model.js';
 import type { CliDriverBody, LegacyDriverBody } from './swift-driver.schemas.js';
-import { renderSwiftDriver } from './swift-source.js';
+import { swiftDriverPieces } from './swift-source.js';
 
 export interface SwiftDriverDeps {
   db: Kysely<Database>;
-  texts: Pick<TextsReader, 'select'>;
+  texts: Pick<TextsReader, 'select' | 'pages'>;
   variables: Pick<VariablesService, 'listVariables'>;
   projects: Pick<ProjectsService, 'listProjectRefs'>;
   folders: Pick<FoldersService, 'loadFolderTree'>;
@@ -47,9 +49,17 @@ interface ProjectTable {
   table: string;
 }
 
-async function selected<T extends TextEntity>(selection: Promise<TextSelection<T>>): Promise<T[]> {
-  const { entities, select } = await selection;
-  return entities.filter((entity) => select(entity) !== null);
+/**
+ * The texts a query keeps, read page by page (the event loop gets a turn between pages, instead
+ * of waiting for one query of the whole library).
+ */
+async function selected<T extends TextEntity>(pages: Promise<AsyncIterable<TextSelection<T>>>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const { entities, select } of await pages) {
+    for (const entity of entities) if (select(entity) !== null) out.push(entity);
+    await nextTurn();
+  }
+  return out;
 }
 
 /** The projects a body names, in its order: an unknown id (or a base's) is a 400 naming the element. */
@@ -62,25 +72,41 @@ function namedProjects(refs: readonly ProjectRef[], ids: readonly string[]): Pro
   });
 }
 
-function componentsTable(components: readonly Component[], index: VariableIndex): DriverTable {
-  return { name: COMPONENTS_TABLE, title: 'Components', entries: components.map((c) => driverEntry(c, index)) };
+/** The accessors of some texts, with a turn of the event loop after every thousand. */
+async function entriesOf(texts: readonly TextEntity[], index: VariableIndex): Promise<DriverEntry[]> {
+  const out: DriverEntry[] = [];
+  for (const [i, text] of texts.entries()) {
+    out.push(driverEntry(text, index));
+    if ((i + 1) % 1000 === 0) await nextTurn();
+  }
+  return out;
+}
+
+async function componentsTable(components: readonly Component[], index: VariableIndex): Promise<DriverTable> {
+  return { name: COMPONENTS_TABLE, title: 'Components', entries: await entriesOf(components, index) };
 }
 
 /** One table per project, in the given order, holding its items in the order given (by developer ID). */
-function projectTables(items: readonly TextItem[], projects: readonly ProjectTable[], index: VariableIndex) {
+async function projectTables(
+  items: readonly TextItem[],
+  projects: readonly ProjectTable[],
+  index: VariableIndex,
+): Promise<DriverTable[]> {
   const byProject = new Map<number, TextItem[]>();
   for (const item of items) {
     const list = byProject.get(item.projectId);
     if (list) list.push(item);
     else byProject.set(item.projectId, [item]);
   }
-  return projects.map(
-    ({ ref, table }): DriverTable => ({
+  const tables: DriverTable[] = [];
+  for (const { ref, table } of projects) {
+    tables.push({
       name: table,
       title: `Project ${ref.name} (${ref.developerId})`,
-      entries: (byProject.get(ref.id) ?? []).map((item) => driverEntry(item, index)),
-    }),
-  );
+      entries: await entriesOf(byProject.get(ref.id) ?? [], index),
+    });
+  }
+  return tables;
 }
 
 const byDeveloperId = (a: ProjectRef, b: ProjectRef) =>
@@ -96,7 +122,7 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
    * filters' statuses, tags and integrated flag. A project's table is its developer ID, the name
    * 5.x gives its files.
    */
-  async function forCli(workspaceId: number, revision: number, body: CliDriverBody): Promise<string> {
+  async function forCli(workspaceId: number, _revision: number, body: CliDriverBody): Promise<Buffer[]> {
     const [refs, tree, statuses, index] = await Promise.all([
       deps.projects.listProjectRefs(db, workspaceId),
       deps.folders.loadFolderTree(db, workspaceId),
@@ -128,7 +154,7 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
     if (body.integrated !== undefined) filter.integrated = body.integrated;
     const [components, items] = await Promise.all([
       selected(
-        deps.texts.select(workspaceId, revision, {
+        deps.texts.pages(db, workspaceId, {
           kind: 'component',
           filter: folders.length > 0 ? { ...filter, folders } : filter,
           allVariantValues: true,
@@ -137,7 +163,7 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
       projects.length === 0
         ? []
         : selected(
-            deps.texts.select(workspaceId, revision, {
+            deps.texts.pages(db, workspaceId, {
               kind: 'text_item',
               filter: { ...filter, projects: projects.map((p) => p.developerId) },
               allVariantValues: true,
@@ -145,8 +171,8 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
           ),
     ]);
     const tables = projects.map((ref) => ({ ref, table: ref.developerId }));
-    return renderSwiftDriver({
-      tables: [componentsTable(components, index), ...projectTables(items, tables, index)],
+    return swiftDriverPieces({
+      tables: [await componentsTable(components, index), ...(await projectTables(items, tables, index))],
       notes: [],
     });
   }
@@ -155,7 +181,7 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
    * POST /v1/ios/swift-driver: the sources of a 4.x config. Its projects must have developer mode
    * on, as every v1 read requires; their tables are named from the file names the client sends.
    */
-  async function forLegacy(workspaceId: number, revision: number, body: LegacyDriverBody, maxIds: number) {
+  async function forLegacy(workspaceId: number, _revision: number, body: LegacyDriverBody, maxIds: number) {
     const wanted = parseLegacyProjects(body.projects ?? []);
     const components = parseLegacyComponents(body.components, maxIds);
     const [refs, tree, index] = await Promise.all([
@@ -193,12 +219,12 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
     );
     const [library, items] = await Promise.all([
       inFolder
-        ? selected(deps.texts.select(workspaceId, revision, { kind: 'component', filter: {}, allVariantValues: true }))
+        ? selected(deps.texts.pages(db, workspaceId, { kind: 'component', filter: {}, allVariantValues: true }))
         : [],
       projects.length === 0
         ? []
         : selected(
-            deps.texts.select(workspaceId, revision, {
+            deps.texts.pages(db, workspaceId, {
               kind: 'text_item',
               filter: { projects: projects.map((p) => p.ref.developerId) },
               allVariantValues: true,
@@ -207,17 +233,17 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
     ]);
     const withoutInstances = new Set(projects.filter((p) => p.excludeComponents).map((p) => p.ref.id));
     const kept = items.filter((item) => item.componentId === null || !withoutInstances.has(item.projectId));
-    return renderSwiftDriver({
+    return swiftDriverPieces({
       tables: [
         ...(inFolder
           ? [
-              componentsTable(
+              await componentsTable(
                 library.filter((c) => inFolder(c.folderId)),
                 index,
               ),
             ]
           : []),
-        ...projectTables(kept, projects, index),
+        ...(await projectTables(kept, projects, index)),
       ],
       notes: localeNotes(body.localeByVariantId),
     });

@@ -1,4 +1,5 @@
-import type { DriverArgument, DriverDocument, DriverEntry, DriverTable } from './swift-driver.model.js';
+import { nextTurn } from '../../shared/next-turn.js';
+import type { DriverArgument, DriverDocument, DriverEntry } from './swift-driver.model.js';
 import {
   BUNDLE_HELPER,
   camelCaseIdentifier,
@@ -83,21 +84,43 @@ function accessor(entry: DriverEntry, table: string, name: string): string[] {
   return doc;
 }
 
-function section(table: DriverTable, names: readonly string[]): string[] {
-  const lines = ['', `\t// MARK: - ${commentText(table.title, 100)}: table ${commentText(table.name, 80)}`];
-  for (const [i, entry] of table.entries.entries()) lines.push('', ...accessor(entry, table.name, names[i]!));
-  return lines;
-}
+/** Accessors rendered between two turns of the event loop. */
+const ENTRIES_PER_TURN = 500;
 
-export function renderSwiftDriver(document: DriverDocument): string {
-  const all = document.tables.flatMap((table) => table.entries.map((entry) => entry.developerId));
+/**
+ * The file in pieces whose concatenation is the file: the event loop gets a turn after every
+ * `ENTRIES_PER_TURN` accessors, so a library of any size never holds up other requests for long,
+ * and no piece is larger than a few hundred accessors.
+ */
+export async function swiftDriverPieces(document: DriverDocument): Promise<Buffer[]> {
+  const all: string[] = [];
+  for (const table of document.tables) for (const entry of table.entries) all.push(entry.developerId);
   const names = uniqueIdentifiers(all.map(camelCaseIdentifier), new Set([BUNDLE_HELPER]));
-  const lines = [...header(document), 'struct Ditto {', ...HELPER];
+  const pieces: Buffer[] = [];
+  let lines = [...header(document), 'struct Ditto {', ...HELPER];
+  const flush = () => {
+    pieces.push(Buffer.from(`${lines.join('\n')}\n`));
+    lines = [];
+  };
   let offset = 0;
   for (const table of document.tables) {
-    lines.push(...section(table, names.slice(offset, offset + table.entries.length)));
+    lines.push('', `\t// MARK: - ${commentText(table.title, 100)}: table ${commentText(table.name, 80)}`);
+    for (const [i, entry] of table.entries.entries()) {
+      lines.push('');
+      for (const line of accessor(entry, table.name, names[offset + i]!)) lines.push(line);
+      if ((offset + i + 1) % ENTRIES_PER_TURN === 0) {
+        flush();
+        await nextTurn();
+      }
+    }
     offset += table.entries.length;
   }
   lines.push('}', '');
-  return lines.join('\n');
+  pieces.push(Buffer.from(lines.join('\n')));
+  return pieces;
+}
+
+/** The whole file as one string (small documents; the service renders `swiftDriverPieces`). */
+export async function renderSwiftDriver(document: DriverDocument): Promise<string> {
+  return Buffer.concat(await swiftDriverPieces(document)).toString('utf8');
 }

@@ -40,7 +40,7 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsSe
     },
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
-      const body = await textItems.list(workspaceId, revision, request.query, limits.filterIds);
+      const body = await textItems.listBody(workspaceId, revision, request.query, limits.filterIds);
       // Already serialised: the response schema documents the shape, the bytes are written directly.
       return reply.type('application/json; charset=utf-8').send(body as never);
     },

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
 import type { Database, Executor, VariantRow } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
@@ -295,6 +296,13 @@ export function createTextItemsService(deps: TextItemsDeps) {
     });
   }
 
+  const listQuery = (query: ListTextItemsQuery, maxFilterIds: number) => ({
+    kind: 'text_item' as const,
+    filter: parseFilter(query.filter, FILTER_KEYS, maxFilterIds),
+    ...(query.sort && { sort: query.sort }),
+    ...(query.withTranslationState && { translationState: true }),
+  });
+
   /** GET /textItems: the records of the texts core's reader, as the bytes of a JSON array. */
   async function list(
     workspaceId: number,
@@ -302,14 +310,19 @@ export function createTextItemsService(deps: TextItemsDeps) {
     query: ListTextItemsQuery,
     maxFilterIds: number,
   ): Promise<Buffer> {
-    const filter = parseFilter(query.filter, FILTER_KEYS, maxFilterIds);
-    const textQuery = {
-      kind: 'text_item' as const,
-      filter,
-      ...(query.sort && { sort: query.sort }),
-      ...(query.withTranslationState && { translationState: true }),
-    };
+    const textQuery = listQuery(query, maxFilterIds);
     return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
+  }
+
+  /** GET /textItems as sent: the bytes of a small list, a large one as a stream read page by page. */
+  async function listBody(
+    workspaceId: number,
+    revision: number,
+    query: ListTextItemsQuery,
+    maxFilterIds: number,
+  ): Promise<Buffer | Readable> {
+    const textQuery = listQuery(query, maxFilterIds);
+    return deps.reader.recordStream(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
   }
 
   /** POST /textItems/instances: a component placed into a project as a new linked instance. */
@@ -411,7 +424,21 @@ export function createTextItemsService(deps: TextItemsDeps) {
     });
   }
 
-  return { list, create, update, put, remove, importIn, place, instances, detach, createIn, updateIn, relink };
+  return {
+    list,
+    listBody,
+    create,
+    update,
+    put,
+    remove,
+    importIn,
+    place,
+    instances,
+    detach,
+    createIn,
+    updateIn,
+    relink,
+  };
 }
 
 export type TextItemsService = ReturnType<typeof createTextItemsService>;

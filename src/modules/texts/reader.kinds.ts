@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import type { OpenSnapshot } from '../../db/snapshot.js';
 import { badRequest } from '../../http/errors.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import { type BlocksService, projectOrderKey } from '../blocks/blocks.service.js';
@@ -26,6 +27,8 @@ export interface TextsReaderDeps {
   folders: Pick<FoldersService, 'loadFolderTree'>;
   projects: Pick<ProjectsService, 'listProjectRefs'>;
   blocks: Pick<BlocksService, 'loadBlocks'>;
+  /** Opens the consistent read a large list is made from, page by page; without it, the shared connection. */
+  snapshot?: OpenSnapshot;
 }
 
 /** The workspace as a read resolves its filter against, for both kinds. */
@@ -81,12 +84,45 @@ export async function readComponents(
   return {
     filter,
     entities,
-    extraJson: (entity) => {
-      const { folderId, name } = entity as Component;
-      return `"folderId":${str(tree.developerIdOf(folderId))},"name":${str(name)}`;
-    },
+    extraJson: componentJson(tree),
   };
 }
+
+/** A component record's own fields: its folder and name. */
+export const componentJson =
+  (tree: { developerIdOf(folderId: number | null): string | null }) =>
+  (entity: TextEntity): string => {
+    const { folderId, name } = entity as Component;
+    return `"folderId":${str(tree.developerIdOf(folderId))},"name":${str(name)}`;
+  };
+
+/** What a text item record's own fields are written from: its container, derivation, block and component. */
+export interface TextItemRefs {
+  containers: ReadonlyMap<number, ProjectRef>;
+  /** Row id -> developer ID of the text items the items derive from. */
+  baseItems: ReadonlyMap<number, string>;
+  blocks: ReadonlyMap<number, { name: string; developerId: string }>;
+  /** Row id -> developer ID of the components the linked instances show. */
+  components: ReadonlyMap<number, string>;
+}
+
+/** A text item record's own fields: project, base, derivation, block and component. */
+export const textItemJson =
+  ({ containers, baseItems, blocks, components }: TextItemRefs) =>
+  (entity: TextEntity): string => {
+    const item = entity as TextItem;
+    const own = containers.get(item.projectId) as ProjectRef;
+    const baseId =
+      own.kind === 'base'
+        ? own.developerId
+        : own.baseId === null
+          ? null
+          : (containers.get(own.baseId)?.developerId ?? '');
+    const derivesFrom = item.baseTextItemId === null ? null : (baseItems.get(item.baseTextItemId) ?? null);
+    const block = item.blockId === null ? null : (blocks.get(item.blockId) ?? null);
+    const component = item.componentId === null ? null : (components.get(item.componentId) ?? null);
+    return `"projectId":${str(own.developerId)},"baseId":${str(baseId)},"baseTextItemId":${str(derivesFrom)},"blockName":${str(block?.name ?? null)},"blockId":${str(block?.developerId ?? null)},"componentId":${str(component)}`;
+  };
 
 /**
  * The containers a GET /textItems filter selects: the listed projects and bases together; neither
@@ -162,19 +198,6 @@ export async function readTextItems(
     filter,
     entities,
     exempt: (entity) => container(entity as TextItem).kind === 'base',
-    extraJson: (entity) => {
-      const item = entity as TextItem;
-      const own = container(item);
-      const baseId =
-        own.kind === 'base'
-          ? own.developerId
-          : own.baseId === null
-            ? null
-            : (byRowId.get(own.baseId)?.developerId ?? '');
-      const derivesFrom = item.baseTextItemId === null ? null : (baseItems.get(item.baseTextItemId) ?? null);
-      const block = item.blockId === null ? null : (blocks.get(item.blockId) ?? null);
-      const component = item.componentId === null ? null : (components.get(item.componentId) ?? null);
-      return `"projectId":${str(own.developerId)},"baseId":${str(baseId)},"baseTextItemId":${str(derivesFrom)},"blockName":${str(block?.name ?? null)},"blockId":${str(block?.developerId ?? null)},"componentId":${str(component)}`;
-    },
+    extraJson: textItemJson({ containers: byRowId, baseItems, blocks, components }),
   };
 }

@@ -22,7 +22,7 @@ import type {
 } from './texts.types.js';
 
 /** A paged read resolved: its SQL, how records are kept, and what a page of texts shows. */
-interface PagedRead {
+export interface PagedRead {
   filter: ResolvedFilter;
   selection: SqlSelection;
   select: (entity: TextEntity) => OwnerSelection | null;
@@ -34,7 +34,7 @@ interface PagedRead {
 }
 
 /** Resolves a paged query the way a fetch does: an unknown reference is a 400 here. */
-async function resolvePaged(
+export async function resolvePaged(
   deps: TextsReaderDeps,
   executor: Executor,
   workspaceId: number,
@@ -105,7 +105,15 @@ export async function readPages(
   basis: ReadBasis,
 ): Promise<AsyncIterable<TextSelection>> {
   const read = await resolvePaged(deps, executor, workspaceId, query, basis);
-  if (!read.projectOrder) return mapPages(selectionPages(executor, workspaceId, read.selection), read.shown);
+  return mapPages(storedPages(executor, workspaceId, read), read.shown);
+}
+
+/**
+ * The texts of a resolved read as stored (linked instances not yet showing their components),
+ * page by page in response order: by developer ID, or with `sort=project_order` one project per page.
+ */
+export function storedPages(executor: Executor, workspaceId: number, read: PagedRead): AsyncIterable<TextEntity[]> {
+  if (!read.projectOrder) return selectionPages(executor, workspaceId, read.selection);
   const { ordered, rank } = read.projectOrder;
   // A project is one page.
   async function* projects() {
@@ -117,7 +125,7 @@ export async function readPages(
       if (items.length > 0) yield items;
     }
   }
-  return mapPages(projects(), read.shown);
+  return projects();
 }
 
 /**

@@ -147,3 +147,27 @@ export function serializeRecords(
   parts.push(CLOSE);
   return Buffer.concat(parts, length);
 }
+
+/**
+ * The records of `entities` (one page of a read) as JSON, comma-separated without the array's
+ * brackets ('' when the page keeps no record): the pages' parts joined by commas inside `[` and
+ * `]` are, byte for byte, what `serializeRecords` writes for the whole read.
+ */
+export function recordsJson(
+  entities: readonly TextEntity[],
+  context: RecordContext,
+  select: (entity: TextEntity) => OwnerSelection | null,
+  extraJson: (entity: TextEntity) => string,
+): string {
+  const out: string[] = [];
+  for (const entity of entities) {
+    const selection = select(entity);
+    if (!selection) continue;
+    const extra = selection.base || selection.variants.length > 0 ? extraJson(entity) : '';
+    if (selection.base) out.push(ownerJson(entity, baseOwner(entity), null, context, extra));
+    for (const value of selection.variants) {
+      out.push(ownerJson(entity, value, context.variantDeveloperIds.get(value.variantId) ?? null, context, extra));
+    }
+  }
+  return out.join(',');
+}

@@ -3,6 +3,7 @@ import type { RichTextMode } from '../../richtext/index.js';
 import { selectRecords } from './filter.js';
 import { type ReadBasis, readComponents, readTextItems, type TextsReaderDeps } from './reader.kinds.js';
 import { readPages, readStamps } from './reader.pages.js';
+import { listBody, recordChunks } from './reader.records.js';
 import { type RecordContext, serializeRecords } from './records.js';
 import { SelectionCache } from './selection-cache.js';
 import type {
@@ -14,6 +15,7 @@ import type {
   TextQuery,
   TextSelection,
   TextsReader,
+  TextValue,
 } from './texts.types.js';
 
 export type { TextsReaderDeps };
@@ -28,8 +30,30 @@ interface Read {
   json: Map<string, WeakMap<object, Buffer>>;
 }
 
-/** Texts and variant values held by the cached reads of all workspaces together (about 2 KB each). */
-const MAX_CACHED_TEXTS = 200_000;
+/**
+ * Bytes the kept reads of all workspaces may hold together, and one read: a read larger than that
+ * (tens of thousands of texts) is read in pages for each request instead (`recordPages`), and
+ * its answer kept, if small enough, by the response cache.
+ */
+const READ_CACHE_BYTES = 64 * 1024 * 1024;
+const READ_CACHE_ENTRY_BYTES = 16 * 1024 * 1024;
+
+/** What a value holds in memory, estimated: the objects, its strings and, later, its JSON. */
+function valueBytes(value: TextValue): number {
+  let chars = value.text.length + (value.richText?.length ?? 0) + value.notes.length;
+  for (const plural of value.plurals ?? []) chars += plural.text.length + (plural.richText?.length ?? 0);
+  return 600 + 4 * chars;
+}
+
+/** A read's estimated bytes: its texts and values, with the JSON written for them. */
+function readBytes(read: Read): number {
+  let bytes = 0;
+  for (const entity of read.entities) {
+    bytes += valueBytes(entity) + 200;
+    for (const value of entity.variants) bytes += valueBytes(value);
+  }
+  return bytes;
+}
 
 /**
  * The one reader of components and text items: GET /components, GET /textItems, the exports, the
@@ -41,8 +65,9 @@ const MAX_CACHED_TEXTS = 200_000;
  * same export) reuses the texts and the JSON already written for them.
  */
 export function createTextsReader(deps: TextsReaderDeps): TextsReader {
-  const cache = new SelectionCache<Read>(MAX_CACHED_TEXTS, (read) =>
-    read.entities.reduce((sum, e) => sum + 1 + e.variants.length, 0),
+  const cache = new SelectionCache<Read>(
+    { maxBytes: READ_CACHE_BYTES, maxEntryBytes: READ_CACHE_ENTRY_BYTES },
+    readBytes,
   );
 
   async function basis(workspaceId: number, db: Executor = deps.db): Promise<ReadBasis> {
@@ -80,15 +105,36 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
   const keyOf = (workspaceId: number, q: TextQuery) =>
     `${workspaceId}:${q.kind}:${q.sort ?? 'id'}:${q.allVariantValues === true}:${JSON.stringify(q.filter)}`;
 
-  const get = (workspaceId: number, revision: number, query: TextQuery) => {
-    // Translation states need every variant value; the read is then the same as one that asks
-    // for all of them, and shared with it.
+  // Translation states need every variant value; the read is then the same as one that asks
+  // for all of them, and shared with it.
+  const loadedQuery = (query: TextQuery): TextQuery => {
     const { translationState, ...rest } = query;
-    const loaded: TextQuery = translationState ? { ...rest, allVariantValues: true } : query;
+    return translationState ? { ...rest, allVariantValues: true } : query;
+  };
+
+  const get = (workspaceId: number, revision: number, query: TextQuery) => {
+    const loaded = loadedQuery(query);
     return cache.get(keyOf(workspaceId, loaded), revision, () => load(workspaceId, loaded));
   };
 
-  return {
+  function serialize(read: Read, query: TextQuery, richText: RichTextMode | null, etags: boolean): Buffer {
+    const states = query.translationState === true;
+    const mode = `${richText ?? 'plain'}${etags ? '+etag' : ''}${states ? '+state' : ''}`;
+    let json = read.json.get(mode);
+    if (!json) {
+      json = new WeakMap();
+      read.json.set(mode, json);
+    }
+    return serializeRecords(
+      read.entities,
+      { ...read.recordContext, richText, etags, ...(states && { translationStates: true }) },
+      read.select,
+      read.extraJson,
+      json,
+    );
+  }
+
+  const reader: TextsReader = {
     async select<K extends TextKind>(workspaceId: number, revision: number, query: TextQuery<K>) {
       const { entities, select } = await get(workspaceId, revision, query);
       return { entities, select } as unknown as TextSelection<TextOfKind<K>>;
@@ -111,21 +157,37 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
       richText: RichTextMode | null,
       etags = false,
     ) {
-      const read = await get(workspaceId, revision, query);
+      const body = await reader.recordStream(workspaceId, revision, query, richText, etags);
+      if (Buffer.isBuffer(body)) return body;
+      const chunks: Buffer[] = [];
+      for await (const chunk of body) chunks.push(chunk as Buffer);
+      return Buffer.concat(chunks);
+    },
+
+    async recordStream(
+      workspaceId: number,
+      revision: number,
+      query: TextQuery,
+      richText: RichTextMode | null,
+      etags = false,
+    ) {
       const states = query.translationState === true;
-      const mode = `${richText ?? 'plain'}${etags ? '+etag' : ''}${states ? '+state' : ''}`;
-      let json = read.json.get(mode);
-      if (!json) {
-        json = new WeakMap();
-        read.json.set(mode, json);
+      // A read kept for this revision answers at once (another mode of a recent small list).
+      const kept = cache.peek(keyOf(workspaceId, loadedQuery(query)), revision);
+      if (kept) return serialize(await kept, query, richText, etags);
+      // Otherwise the list is read in pages from one snapshot and written as it is read.
+      const snapshot = deps.snapshot ? await deps.snapshot() : { db: deps.db, close: async () => {} };
+      try {
+        const { db } = snapshot;
+        const common = await basis(workspaceId, db);
+        const context = { ...common.recordContext, richText, etags, ...(states && { translationStates: true }) };
+        const chunks = await recordChunks(deps, db, workspaceId, loadedQuery(query), common, context);
+        return await listBody(chunks, () => snapshot.close());
+      } catch (error) {
+        await snapshot.close();
+        throw error;
       }
-      return serializeRecords(
-        read.entities,
-        { ...read.recordContext, richText, etags, ...(states && { translationStates: true }) },
-        read.select,
-        read.extraJson,
-        json,
-      );
     },
   };
+  return reader;
 }

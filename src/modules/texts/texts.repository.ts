@@ -53,11 +53,14 @@ async function loadWhere<K extends TextKind>(
   kind: K,
   where: TextFilter,
 ): Promise<TextOfKind<K>[]> {
+  // By row id on SQLite, `+column` keeps the planner off the (workspace, kind, developer ID) index,
+  // which it would otherwise walk over every text of the kind instead of looking the rows up.
+  const byRowId = where.rowIds !== undefined && dialectOf(db) === 'sqlite';
   const texts = await db
     .selectFrom('texts')
     .select(TEXT_COLUMNS)
-    .where('workspace_id', '=', workspaceId)
-    .where('kind', '=', kind)
+    .where(byRowId ? sql.raw('+workspace_id') : sql.ref('workspace_id'), '=', workspaceId)
+    .where(byRowId ? sql.raw('+kind') : sql.ref('kind'), '=', kind)
     .$if(where.developerIds !== undefined, (q) => q.where('developer_id', 'in', where.developerIds as string[]))
     .$if(where.componentIds !== undefined, (q) => q.where('component_id', 'in', where.componentIds as number[]))
     .$if(where.rowIds !== undefined, (q) => q.where('id', 'in', where.rowIds as number[]))
@@ -97,7 +100,7 @@ async function loadInParts<K extends TextKind, V>(
 ): Promise<TextOfKind<K>[]> {
   const out: TextOfKind<K>[] = [];
   for (const part of chunks([...new Set(keys)], IDS_PER_QUERY)) {
-    out.push(...(await loadWhere(db, workspaceId, kind, filter(part))));
+    for (const text of await loadWhere(db, workspaceId, kind, filter(part))) out.push(text);
   }
   return out;
 }
@@ -337,7 +340,7 @@ export async function loadTextsByRefs(
   const out: TextEntity[] = [];
   for (const kind of ['component', 'text_item'] as const) {
     const ids = refs.filter((r) => r.kind === kind).map((r) => r.id);
-    if (ids.length > 0) out.push(...(await loadTextsByRowIds(db, workspaceId, kind, ids)));
+    if (ids.length > 0) for (const text of await loadTextsByRowIds(db, workspaceId, kind, ids)) out.push(text);
   }
   return out;
 }

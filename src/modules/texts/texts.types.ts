@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { Executor, PluralForm, StoredPlural } from '../../db/schema.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import type { ParsedFilter } from './filter.parse.js';
@@ -205,7 +206,8 @@ export interface StampedSelection<T extends TextEntity = TextEntity> {
   /**
    * The key space cut by these ranges (in order, apart): the keys before the first, the first,
    * the keys between it and the next, ..., the keys after the last (2n + 1 parts). The selected
-   * texts' digest of each part, without a row per text.
+   * texts' digest of each part, without a row per text; of a part between ranges the count may
+   * only say whether it holds any text (0 or 1).
    */
   digests(ranges: readonly { first: string; last: string }[]): Promise<StampDigest[]>;
   /** The texts of these row ids (any order) as `pages` would give them, with the records the query keeps. */
@@ -241,7 +243,7 @@ export interface TextsReader {
     workspaceId: number,
     query: TextQuery<K>,
   ): Promise<StampedSelection<TextOfKind<K>> | null>;
-  /** The GET records of a query as the bytes of a JSON array. */
+  /** The GET records of a query as the bytes of a JSON array (read as `recordStream` reads them). */
   records(
     workspaceId: number,
     revision: number,
@@ -249,4 +251,15 @@ export interface TextsReader {
     richText: RichTextMode | null,
     etags?: boolean,
   ): Promise<Buffer>;
+  /**
+   * The GET records of a query as a JSON array: its bytes, or for a large list a stream of them
+   * read page by page from one snapshot (never the whole selection in memory).
+   */
+  recordStream(
+    workspaceId: number,
+    revision: number,
+    query: TextQuery,
+    richText: RichTextMode | null,
+    etags?: boolean,
+  ): Promise<Buffer | Readable>;
 }

@@ -24,7 +24,7 @@ import { applyUpdatePlans, type UpdatePlan, updatedEntity } from './update.js';
 export interface TextsServiceDeps extends WriteContextDeps {
   db: Kysely<Database>;
   writes: WritePath;
-  reader: Pick<TextsReader, 'records'>;
+  reader: Pick<TextsReader, 'records' | 'recordStream'>;
   texts: Pick<TextCascades, 'lookupsFor'>;
   accounts: Pick<AccountsService, 'userIdsByEmail' | 'supSubEnabled'>;
   variants: Pick<VariantsService, 'resolveVariants' | 'ensureVariant'>;
