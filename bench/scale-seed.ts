@@ -324,7 +324,8 @@ async function cloneTemplates(db: Db, workspaceId: number, counts: Counts, log: 
   const variantColumns = await columnsOf(db, 'text_variants');
   const changeColumns = (await columnsOf(db, 'changes')).filter((c) => c !== 'id');
   const num = (n: string) => (postgres ? `(${n})::text` : `cast(${n} as text)`);
-  const pad = (n: string, width = 7) => (postgres ? `lpad((${n})::text, ${width}, '0')` : `printf('%0${width}d', ${n})`);
+  const pad = (n: string, width = 7) =>
+    postgres ? `lpad((${n})::text, ${width}, '0')` : `printf('%0${width}d', ${n})`;
   const put = (column: string) => `replace(t.${column}, '${MARK}', ${num('g.n')})`;
   const series = (from: number, to: number) =>
     postgres
