@@ -47,18 +47,20 @@ const SOURCE = `export function sample(rows: number[], more: number[], make: (..
   const object = { ...{ a: 1 } };
   // biome-ignore lint/plugin/no-spread-call: a fixed pair
   make(...[1, 2]);
-  return [top, copy, literal, object];
+  const codes = String.fromCharCode.apply(null, rows);
+  make.call(null, 1);
+  return [top, copy, literal, object, codes];
 }
 `;
 
 describe('no spread of an array into a call', () => {
-  it('reports every spread among call and new arguments in src/, and none in literals or suppressed', async () => {
-    expect(await reported('src/sample.ts', SOURCE)).toEqual([2, 3, 4, 5, 6]);
+  it('reports every spread among call and new arguments and every apply in src/, none in literals or suppressed', async () => {
+    expect(await reported('src/sample.ts', SOURCE)).toEqual([2, 3, 4, 5, 6, 11]);
   });
 
   it('checks the web app and the benches too', async () => {
-    expect(await reported('web/src/sample.tsx', SOURCE)).toEqual([2, 3, 4, 5, 6]);
-    expect(await reported('bench/sample.ts', SOURCE)).toEqual([2, 3, 4, 5, 6]);
+    expect(await reported('web/src/sample.tsx', SOURCE)).toEqual([2, 3, 4, 5, 6, 11]);
+    expect(await reported('bench/sample.ts', SOURCE)).toEqual([2, 3, 4, 5, 6, 11]);
   });
 
   it('leaves test files, which spread their own small fixtures, alone', async () => {
