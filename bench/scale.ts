@@ -99,21 +99,30 @@ const poller = new Worker(
   `
   const { parentPort, workerData } = require('node:worker_threads');
   let max = 0, failures = 0, count = 0;
+  /** When the request under way was sent (or the last mark, if later); null between requests. */
+  let started = null;
   async function poll() {
     for (;;) {
-      const started = performance.now();
+      started = performance.now();
       try {
         const res = await fetch(workerData.url, { signal: AbortSignal.timeout(60000) });
         await res.arrayBuffer();
         if (!res.ok) failures += 1;
       } catch { failures += 1; }
       const ms = performance.now() - started;
+      started = null;
       count += 1;
       if (ms > max) max = ms;
       await new Promise((resolve) => setTimeout(resolve, Math.max(0, 20 - ms)));
     }
   }
+  // A request still waiting counts for its time so far: a server that never answers shows.
   parentPort.on('message', () => {
+    if (started !== null) {
+      const now = performance.now();
+      max = Math.max(max, now - started);
+      started = now;
+    }
     parentPort.postMessage({ max, failures, count });
     max = 0; failures = 0; count = 0;
   });
@@ -167,16 +176,31 @@ function loopLines(): LoopLine[] {
   }
   return lines;
 }
-/** The longest stall and the highest p99 the server reported in the seconds that overlap [from, to]. */
+/** The server's report gets a line a second. */
+const REPORT_MS = 1_000;
+/**
+ * The longest stall and the highest p99 the server reported in the seconds that overlap [from, to].
+ * A loop that is blocked writes no line until it is free again, and none at all if the server is
+ * killed meanwhile (a timed-out call): a gap between lines longer than their second counts as a
+ * stall of that length.
+ */
 function loopDuring(from: number, to: number): { maxMs: number; p99Ms: number } {
   let maxMs = 0;
   let p99Ms = 0;
+  let previous = from;
   for (const line of loopLines()) {
-    if (line.final || line.t <= from || line.t > to + 1_100) continue;
-    if (line.maxMs > maxMs) maxMs = line.maxMs;
-    if (line.p99Ms > p99Ms) p99Ms = line.p99Ms;
+    if (line.t <= from - REPORT_MS) continue;
+    if (line.t > to + 1_100) break;
+    if (line.t > from) {
+      maxMs = Math.max(maxMs, line.maxMs, line.t - previous - REPORT_MS);
+      p99Ms = Math.max(p99Ms, line.p99Ms);
+    }
+    previous = Math.max(previous, line.t);
+    if (line.final) break;
   }
-  return { maxMs, p99Ms };
+  // No line since `previous`: the loop has been blocked since (or the server died).
+  maxMs = Math.max(maxMs, to - previous - REPORT_MS);
+  return { maxMs: Math.round(maxMs * 100) / 100, p99Ms };
 }
 
 interface Outcome {
