@@ -568,7 +568,14 @@ await measure('GET /v2/search after the import ("imported 1999")', () =>
 const hwmAtEnd = procStatus(server.pid).hwm;
 await stopServer(30_000);
 await poller.terminate();
-const final = loopLines().findLast((line) => line.final);
+// Over every server the bench started (each restart begins a run of its own) and every call's row,
+// which also counts a stall that ended with the server being killed.
+const lines = loopLines();
+const loopMax = maxOf(
+  rows.map((r) => r.loopMaxMs),
+  maxOf(lines.map((line) => line.runMaxMs)),
+);
+const loopP99 = maxOf(lines.map((line) => line.runP99Ms));
 const peakServerMiB = maxOf(
   rows.map((r) => r.serverPeakMiB || 0),
   MiB(hwmAtEnd) || 0,
@@ -586,8 +593,8 @@ const result = {
   seconds: Math.round((performance.now() - started) / 1000),
   server: {
     peakRssMiB: peakServerMiB,
-    eventLoopMaxMs: final?.runMaxMs ?? null,
-    eventLoopP99Ms: final?.runP99Ms ?? null,
+    eventLoopMaxMs: loopMax,
+    eventLoopP99Ms: loopP99,
     restarts,
   },
   calls: rows,
@@ -616,7 +623,7 @@ for (const row of rows) {
   );
 }
 console.log(
-  `server: peak RSS ${peakServerMiB} MiB (target < 300), longest event-loop stall ${final?.runMaxMs ?? '?'} ms (target < 100), p99 ${final?.runP99Ms ?? '?'} ms; ${rows.filter((r) => !r.ok).length} of ${rows.length} calls failed${restarts.length ? `; ${restarts.length} restarts` : ''}`,
+  `server: peak RSS ${peakServerMiB} MiB (target < 300), longest event-loop stall ${loopMax} ms (target < 100), p99 up to ${loopP99} ms; ${rows.filter((r) => !r.ok).length} of ${rows.length} calls failed${restarts.length ? `; ${restarts.length} restarts` : ''}`,
 );
 for (const row of rows.filter((r) => r.note)) console.log(`  ${row.name}: ${row.note}`);
 console.log(`JSON: ${out}`);
