@@ -22,6 +22,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { appendAll, maxOf } from '../src/shared/arrays.js';
 import { cpuMs, freePort, load, root, startBenchServer, stop, waitForHttp } from './lib.js';
 
 const PROJECTS = 10;
@@ -171,7 +172,7 @@ for (const format of FORMATS) {
   first[format] = {
     ...once,
     statusesP99: percentile(once.latencies, 0.99),
-    statusesMax: Math.max(...once.latencies),
+    statusesMax: maxOf(once.latencies),
   };
   const times: number[] = [];
   const growths: number[] = [];
@@ -186,7 +187,7 @@ for (const format of FORMATS) {
     times.push(m.ms);
     cpus.push(m.cpu);
     growths.push(m.growth);
-    during.push(...m.latencies);
+    appendAll(during, m.latencies);
     bytes = m.bytes;
   }
   cold[format] = {
@@ -195,7 +196,7 @@ for (const format of FORMATS) {
     growth: median(growths),
     bytes,
     statusesP99: percentile(during, 0.99),
-    statusesMax: Math.max(...during),
+    statusesMax: maxOf(during),
   };
 }
 

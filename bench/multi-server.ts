@@ -13,6 +13,7 @@ import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
 import { createServices } from '../src/services.js';
+import { maxOf } from '../src/shared/arrays.js';
 import { freePort, load, startServer, stop, waitForHttp } from './lib.js';
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL ?? '';
@@ -27,7 +28,7 @@ const redisEnv = process.env.REDIS_URL
     }
   : {};
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const max = (values: number[]) => Math.max(...values);
+const max = (values: number[]) => maxOf(values);
 const agent = new Agent({ keepAlive: true });
 
 const database = openDatabase(loadConfig({ DATABASE_URL }).database);

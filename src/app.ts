@@ -50,6 +50,7 @@ import { variablesRoutes } from './modules/variables/variables.routes.js';
 import { variantsRoutes } from './modules/variants/variants.routes.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import type { Services } from './services.js';
+import { minOf } from './shared/arrays.js';
 
 export interface AppDeps {
   config: Config;
@@ -88,8 +89,11 @@ function leastRole(method: string | string[], url: string): Role {
  * is enforced within a fifth of the shortest one instead, and a small limit works as configured.
  */
 function connectionTimeouts(timeouts: Timeouts) {
-  const deadlines = [timeouts.headersMs, timeouts.requestMs].filter((ms) => ms > 0);
-  const checkEvery = Math.max(50, Math.min(30_000, Math.floor(Math.min(...deadlines, 150_000) / 5)));
+  const shortest = minOf(
+    [timeouts.headersMs, timeouts.requestMs].filter((ms) => ms > 0),
+    150_000,
+  );
+  const checkEvery = Math.max(50, Math.min(30_000, Math.floor(shortest / 5)));
   return {
     requestTimeout: timeouts.requestMs,
     connectionTimeout: timeouts.idleMs,

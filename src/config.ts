@@ -103,6 +103,11 @@ export interface Config {
     /** How long a password link (first admin, invitation) stays usable. */
     readonly passwordLinkMs: number;
   };
+  /**
+   * `COPYDESK_EVENT_LOOP_REPORT`: a file the server appends its event-loop delay to, one JSON line
+   * a second and one at shutdown (docs/scale.md); null (the default) measures nothing.
+   */
+  readonly eventLoopReport: string | null;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/copydesk.db';
@@ -253,6 +258,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       maxMs: integer(env, 'SESSION_MAX_DAYS', 30, 1) * 24 * HOUR_MS,
       passwordLinkMs: integer(env, 'PASSWORD_LINK_HOURS', 72, 1) * HOUR_MS,
     },
+    eventLoopReport: env.COPYDESK_EVENT_LOOP_REPORT || null,
     bootstrap: {
       email: (env.COPYDESK_ADMIN_EMAIL || 'admin@localhost').toLowerCase(),
       workspaceName: env.COPYDESK_WORKSPACE_NAME || 'My workspace',

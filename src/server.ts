@@ -1,3 +1,5 @@
+import { appendFileSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
 import type { Config } from './config.js';
@@ -40,6 +42,50 @@ function reasonOf(error: unknown): string {
   return message.split('\n')[0] || 'unknown error';
 }
 
+/** How often the event-loop report gets a line. */
+const EVENT_LOOP_REPORT_MS = 1000;
+
+/**
+ * Opt-in (`COPYDESK_EVENT_LOOP_REPORT=<file>`): samples the event loop's delay every 10 ms and
+ * appends to the file, each second, one JSON line with the longest delay and the 99th percentile
+ * of that second (`maxMs`, `p99Ms`) and of the whole run so far (`runMaxMs`, `runP99Ms`); one more
+ * line with `final: true` when the server shuts down. A request that blocks the loop for 300 ms
+ * shows as a `maxMs` of about 300. Answers the function that writes the final line.
+ */
+function reportEventLoop(file: string | null): () => void {
+  if (file === null) return () => {};
+  const window = monitorEventLoopDelay({ resolution: 10 });
+  const run = monitorEventLoopDelay({ resolution: 10 });
+  window.enable();
+  run.enable();
+  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+  const line = (final: boolean) => {
+    const figures = {
+      at: new Date().toISOString(),
+      t: Date.now(),
+      ...(final && { final: true }),
+      maxMs: ms(window.max),
+      p99Ms: ms(window.percentile(99)),
+      runMaxMs: ms(run.max),
+      runP99Ms: ms(run.percentile(99)),
+      runMeanMs: ms(run.mean),
+    };
+    window.reset();
+    try {
+      appendFileSync(file, `${JSON.stringify(figures)}\n`);
+    } catch {
+      // A report that cannot be written is no reason to stop serving.
+    }
+  };
+  const timer = setInterval(() => line(false), EVENT_LOOP_REPORT_MS).unref();
+  return () => {
+    clearInterval(timer);
+    line(true);
+    window.disable();
+    run.disable();
+  };
+}
+
 /** How often changes older than the retention period are removed. */
 const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
@@ -60,6 +106,7 @@ export async function serve(config: Config, out: (line: string) => void = consol
     await database.close().catch(() => undefined);
     throw new StartError(`cannot open the database: ${reasonOf(error)}`);
   }
+  const finishEventLoopReport = reportEventLoop(config.eventLoopReport);
   const services = servicesFor(config, database);
   const app = await buildApp({ config, database, services });
   const purgeHistory = () =>
@@ -78,6 +125,7 @@ export async function serve(config: Config, out: (line: string) => void = consol
     closing = true;
     app.log.info({ signal }, 'shutting down');
     clearInterval(purgeTimer);
+    finishEventLoopReport();
     try {
       // Sends under way finish (each within its timeout); what was claimed and not sent goes back.
       await Promise.all([app.close(), worker.stop()]);

@@ -71,7 +71,7 @@ export async function bulkInsertReturning<R>(
     }
     const values = valueTuples(part.length, columns.length, postgres);
     const result = await executor.executeQuery<R>(CompiledQuery.raw(head + values + tail, parameters));
-    if (tail) out.push(...result.rows);
+    if (tail) for (const row of result.rows) out.push(row);
   }
   return out;
 }

@@ -87,6 +87,7 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   const changeToken = readAfterCall(() => (sqlite.open ? `${dataVersion.get() as number}:${statements.writes}` : null));
   registerSyncReader(db, {
     available: () => sqlite.open && !sqlite.inTransaction,
+    // biome-ignore lint/plugin/no-spread-call: better-sqlite3 takes bound values as arguments; their number is bounded by the SQL's placeholders
     all: (sql, parameters) => statements.prepare(sql).all(...parameters),
   });
   return {

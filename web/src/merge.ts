@@ -129,7 +129,7 @@ function hunksOf(base: string[], changed: string[]): Hunk[] {
     if (part.removed) {
       at += part.count;
       open.to = at;
-    } else open.insert.push(...part.value);
+    } else for (const token of part.value) open.insert.push(token);
   }
   if (open) hunks.push(open);
   return hunks;
@@ -162,9 +162,10 @@ export function mergeText(base: string, mine: string, theirs: string): string | 
   const out: string[] = [];
   let at = 0;
   for (const hunk of all) {
-    out.push(...original.slice(at, hunk.from), ...hunk.insert);
+    for (let i = at; i < hunk.from; i += 1) out.push(original[i]!);
+    for (const token of hunk.insert) out.push(token);
     at = hunk.to;
   }
-  out.push(...original.slice(at));
+  for (let i = at; i < original.length; i += 1) out.push(original[i]!);
   return out.join('');
 }

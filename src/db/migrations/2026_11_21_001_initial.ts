@@ -1,3 +1,4 @@
+// biome-ignore-all lint/plugin/no-spread-call: `...workspaceRef()` spreads a fixed 3-tuple (name, type, builder) into addColumn
 import type { Kysely } from 'kysely';
 import { withIdColumn } from '../dialect.js';
 

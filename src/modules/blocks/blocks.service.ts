@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { maxOf } from '../../shared/arrays.js';
 import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { Change, WritePath, WriteScope } from '../changes/index.js';
@@ -87,7 +88,10 @@ export function createBlocksService(deps: BlocksDeps) {
           const existing = await repo.listBlocks(trx, workspaceId, [project.id]);
           const held = new Set(existing.map((b) => b.developer_id));
           const taken = new Set([...held, ...blocks.flatMap((b) => b.developerId ?? [])]);
-          let position = Math.max(-1, ...existing.map((b) => b.position));
+          let position = maxOf(
+            existing.map((b) => b.position),
+            -1,
+          );
           const planned = blocks.map((block, index) => {
             let developerId = block.developerId;
             if (developerId === undefined) {

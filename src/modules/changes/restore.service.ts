@@ -142,8 +142,10 @@ async function plansOf(trx: Trx, workspaceId: number, input: RestoreInput): Prom
     if (part.action === 'deleted' && row.revision !== null && row.kind in HOLDING_FIELD) {
       // What the same write removed or moved out with it comes back too.
       const write = await rowsOfRevision(trx, workspaceId, Number(row.revision));
-      refs.push(...write.filter((other) => heldBy(row, other)).map((other) => other.record_ref));
-      fromRow = Math.min(fromRow, ...write.map((other) => other.id));
+      for (const other of write) {
+        if (heldBy(row, other)) refs.push(other.record_ref);
+        if (other.id < fromRow) fromRow = other.id;
+      }
     }
   } else {
     const revision = revisionOf(input.revision, 'revision') as number;
@@ -207,7 +209,7 @@ function textFields(values: Record<string, unknown>, html: boolean): Record<stri
     const sent = plurals.map((p) => ({ form: p.form, text: asSent(p.text, p.richText) }));
     // The history lists forms in CLDR order; a request names first the form that is the text.
     const first = sent.findIndex((p) => p.text === out.text);
-    if (first > 0) sent.unshift(...sent.splice(first, 1));
+    if (first > 0) sent.unshift(sent.splice(first, 1)[0]!);
     out.plurals = sent;
   }
   for (const name of ['notes', 'characterLimit', 'status', 'assignee'] as const) {

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
+import { appendAll } from '../../shared/arrays.js';
 import { advanceRevision, insertChanges } from './changes.repository.js';
 import type { Change, WriteScope } from './changes.types.js';
 
@@ -85,7 +86,7 @@ export function createWritePath(db: Kysely<Database>): WritePath {
       if (joined) {
         const planned = await plan(joined.trx);
         await planned.apply?.(joined.trx);
-        joined.changes.push(...planned.changes);
+        appendAll(joined.changes, planned.changes);
         return planned.result;
       }
       underWay += 1;

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { appendAll } from '../../shared/arrays.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { Change, WritePath, WriteScope } from '../changes/index.js';
 import { changeOf, changesOf } from '../changes/index.js';
@@ -270,7 +271,7 @@ export function createFoldersService(deps: FoldersDeps) {
         // Before the folders go, so that the components' changes still name them.
         const components: Change[] = [];
         for (const [target, fromIds] of byTarget) {
-          components.push(...(await deps.components.moveComponents(trx, workspaceId, fromIds, target)));
+          appendAll(components, await deps.components.moveComponents(trx, workspaceId, fromIds, target));
         }
         return {
           changes: [...deleted, ...subfolders, ...components],

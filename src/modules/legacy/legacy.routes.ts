@@ -62,6 +62,7 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<LegacyRoutesOptions> = asyn
   /** Every route: deprecated, tagged `legacy`, the key raw or as `token <KEY>`. */
   const spec = <S extends { response: Record<number, TSchema> }>(summary: string, schema: S, ...errors: number[]) => ({
     config: { auth: 'either' as const },
+    // biome-ignore lint/plugin/no-spread-call: forwards this function's own rest parameters (a few status codes)
     schema: { ...TAGS, summary: `${version}: ${summary}`, ...schema, response: withErrors(schema.response, ...errors) },
   });
   const text = <E extends Record<string, TSchema>>(summary: string, extra: E = {} as E) =>

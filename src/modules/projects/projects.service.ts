@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { conflict, notFound } from '../../http/errors.js';
+import { appendAll } from '../../shared/arrays.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { Change, WritePath, WriteScope } from '../changes/index.js';
 import { changeOf, changesOf } from '../changes/index.js';
@@ -129,10 +130,10 @@ export function createProjectsService(deps: ProjectsDeps) {
       // Each cascade runs while the rows it names still exist, so its changes can name them.
       const changes: Change[] = [];
       for (const project of connected) {
-        changes.push(...(await deps.textCascades.dropForeignDerivations(trx, workspaceId, project.id, null)));
+        appendAll(changes, await deps.textCascades.dropForeignDerivations(trx, workspaceId, project.id, null));
       }
-      changes.push(...(await deps.textCascades.deleteTextItemsIn(trx, workspaceId, [...ids])));
-      changes.push(...(await deps.deleteBlocksOf(trx, workspaceId, targets)));
+      appendAll(changes, await deps.textCascades.deleteTextItemsIn(trx, workspaceId, [...ids]));
+      appendAll(changes, await deps.deleteBlocksOf(trx, workspaceId, targets));
       for (const project of connected) {
         const before = fieldsOf(project, developerIdOf);
         const change = changeOf(containerIdentity(project), before, { ...before, baseId: null });
@@ -198,7 +199,7 @@ export function createProjectsService(deps: ProjectsDeps) {
           if (change) changes.push(change);
           // `baseTextItemId` always names an item of the connected base.
           if (newBaseId !== undefined) {
-            changes.push(...(await deps.textCascades.dropForeignDerivations(trx, workspaceId, project.id, newBaseId)));
+            appendAll(changes, await deps.textCascades.dropForeignDerivations(trx, workspaceId, project.id, newBaseId));
           }
         }
         return {

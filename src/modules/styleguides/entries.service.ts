@@ -1,4 +1,5 @@
 import { badRequest, notFound } from '../../http/errors.js';
+import { maxOf } from '../../shared/arrays.js';
 import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
 import type { WriteScope } from '../changes/index.js';
 import * as entries from './entries.repository.js';
@@ -56,7 +57,13 @@ export function createEntriesService(deps: { write: GuideWriter }) {
     for (const { state } of located) {
       const rows = entriesOf(state, noun);
       taken.set(state.row.id, new Set(rows.map((r) => r.developer_id)));
-      positions.set(state.row.id, Math.max(-1, ...rows.map((r) => r.position)) + 1);
+      positions.set(
+        state.row.id,
+        maxOf(
+          rows.map((r) => r.position),
+          -1,
+        ) + 1,
+      );
     }
     for (const { input, state } of located) if (input.developerId) taken.get(state.row.id)?.add(input.developerId);
     return located.map(({ input, state, section }) => {

@@ -3,6 +3,7 @@ import { bulkInsertObjects } from '../../db/bulk-insert.js';
 import { dialectOf } from '../../db/dialect.js';
 import type { Executor } from '../../db/schema.js';
 import type { NewTextRow, TextVariantsTable } from '../../db/schema.texts.js';
+import { appendAll } from '../../shared/arrays.js';
 import { assembleEntities, type TextChanges, type TextColumns, type TextVariableRow, textColumns } from './entities.js';
 import type { TextEntity, TextFieldChanges, TextItem, TextKind, TextOfKind } from './texts.types.js';
 
@@ -100,7 +101,7 @@ async function loadInParts<K extends TextKind, V>(
 ): Promise<TextOfKind<K>[]> {
   const out: TextOfKind<K>[] = [];
   for (const part of chunks([...new Set(keys)], IDS_PER_QUERY)) {
-    for (const text of await loadWhere(db, workspaceId, kind, filter(part))) out.push(text);
+    appendAll(out, await loadWhere(db, workspaceId, kind, filter(part)));
   }
   return out;
 }
@@ -340,7 +341,7 @@ export async function loadTextsByRefs(
   const out: TextEntity[] = [];
   for (const kind of ['component', 'text_item'] as const) {
     const ids = refs.filter((r) => r.kind === kind).map((r) => r.id);
-    if (ids.length > 0) for (const text of await loadTextsByRowIds(db, workspaceId, kind, ids)) out.push(text);
+    if (ids.length > 0) appendAll(out, await loadTextsByRowIds(db, workspaceId, kind, ids));
   }
   return out;
 }

@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { Database, Executor, VariantRow } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
+import { appendAll } from '../../shared/arrays.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Change, PlannedWrite, WritePath } from '../changes/index.js';
 import type { VariantsService } from '../variants/variants.service.js';
@@ -92,7 +93,10 @@ export function takenPluralIds(
   const renames = updates.flatMap((u) => (u.newDeveloperId === undefined ? [] : [u.newDeveloperId]));
   if (adding.length === 0 && renames.length === 0) return Promise.resolve(new Set());
   const pluralIds = adding.flatMap((u) => PLURAL_FORMS.map((form) => `${u.developerId}_${form}`));
-  for (const id of renames) pluralIds.push(id, ...PLURAL_FORMS.map((form) => `${id}_${form}`));
+  for (const id of renames) {
+    pluralIds.push(id);
+    for (const form of PLURAL_FORMS) pluralIds.push(`${id}_${form}`);
+  }
   return existingDeveloperIds(trx, workspaceId, kind, pluralIds);
 }
 
@@ -163,13 +167,13 @@ export async function importTexts<New, Update>(
 ): Promise<Change[]> {
   const changes: Change[] = [];
   const richText = input.richText === 'html' ? { richText: 'html' as const } : {};
-  if (input.create.length > 0) changes.push(...(await create(input.create, richText)).changes);
+  if (input.create.length > 0) appendAll(changes, (await create(input.create, richText)).changes);
   for (const batch of input.updates) {
     if (batch.updates.length === 0) continue;
     const variant = batch.variantId === undefined ? {} : { variantId: batch.variantId };
     const planned = await update(batch.updates, { ...variant, ...richText });
     await planned.apply?.(trx);
-    changes.push(...planned.changes);
+    appendAll(changes, planned.changes);
   }
   return changes;
 }
