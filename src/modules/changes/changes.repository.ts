@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { bulkInsert } from '../../db/bulk-insert.js';
 import type { Database, Executor } from '../../db/schema.js';
+import { appendAll } from '../../shared/arrays.js';
 import { CHANGES_PER_ROW, changeId, changesOfRow, rowOfChangeId, storedRows } from './changes.stored.js';
 import type { Change, RecordedChange, WriteScope } from './changes.types.js';
 
@@ -240,14 +241,15 @@ export async function rowsOfRecordsSince(
   if (refs.length === 0) return [];
   const rows: ChangeRow[] = [];
   for (let start = 0; start < refs.length; start += 500) {
-    rows.push(
-      ...(await db
+    appendAll(
+      rows,
+      await db
         .selectFrom('changes')
         .selectAll()
         .where('workspace_id', '=', workspaceId)
         .where('record_ref', 'in', refs.slice(start, start + 500))
         .where('id', '>=', fromRow)
-        .execute()),
+        .execute(),
     );
   }
   return rows.sort((a, b) => a.id - b.id);
