@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { Linter } from './lint/engine.js';
+import { WorkGate } from './lint/gate.js';
 import type { Finding } from './lint/types.js';
 import { loadGuides } from './styleguides.load.js';
 import { indexGuides, toGuideData } from './styleguides.records.js';
@@ -62,8 +63,18 @@ interface StoredRecord {
 /** The bounds of one lint request (`config.limits`). */
 export type LintLimits = Pick<
   Limits,
-  'filterIds' | 'lintChars' | 'lintRecords' | 'lintFindingsPerText' | 'lintFindings' | 'lintFindingChars'
+  | 'filterIds'
+  | 'lintChars'
+  | 'lintRecords'
+  | 'lintFindingsPerText'
+  | 'lintFindings'
+  | 'lintFindingChars'
+  | 'lintConcurrent'
+  | 'lintQueue'
 >;
+
+/** What a client refused for a full queue is told to wait before trying again, in seconds. */
+const RETRY_AFTER_SECONDS = 5;
 
 /** Linting runs in slices of about this many milliseconds, letting other requests in between. */
 const SLICE_MS = 20;
@@ -120,7 +131,31 @@ export function createLintService(deps: LintDeps) {
     });
   }
 
+  let gate: WorkGate | null = null;
+
+  /**
+   * At most `lintConcurrent` lints run at once in this process and `lintQueue` more wait their
+   * turn; past that the request is refused with a 503 and Retry-After (docs/styleguides.md).
+   */
   return async function lint(caller: LintCaller, request: LintRequest, limits: LintLimits): Promise<LintResult[]> {
+    gate ??= new WorkGate(limits.lintConcurrent, limits.lintQueue);
+    const turn = gate.enter();
+    if (turn === null) {
+      throw new AppError(
+        'unavailable',
+        `lint: ${limits.lintConcurrent + limits.lintQueue} lints are running or waiting in this server (LIMIT_LINT_CONCURRENT, LIMIT_LINT_QUEUE); try again in a few seconds`,
+        RETRY_AFTER_SECONDS,
+      );
+    }
+    const release = await turn;
+    try {
+      return await lintNow(caller, request, limits);
+    } finally {
+      release();
+    }
+  };
+
+  async function lintNow(caller: LintCaller, request: LintRequest, limits: LintLimits): Promise<LintResult[]> {
     if ((request.texts === undefined) === (request.filter === undefined)) {
       throw badRequest('body must have either texts or filter, not both');
     }
@@ -188,5 +223,5 @@ export function createLintService(deps: LintDeps) {
       }
     }
     return results;
-  };
+  }
 }

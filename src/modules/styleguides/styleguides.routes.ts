@@ -88,7 +88,7 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ styleguides: Stylegu
         description:
           'A guide is in effect for a text scoped to its variant, or enabled by default and not scoped to another variant. Findings are ordered by position; `start` and `end` count UTF-16 code units. A stored record over its own `characterLimit` gets a `characterLimit` finding.',
         body: lintBody(limits),
-        response: withErrors({ 200: LintResponse }),
+        response: withErrors({ 200: LintResponse }, 503),
       },
     },
     (request) => styleguides.lint(principalOf(request), request.body, limits),
