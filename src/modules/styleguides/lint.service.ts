@@ -134,10 +134,12 @@ export function createLintService(deps: LintDeps) {
   let gate: WorkGate | null = null;
 
   /**
-   * At most `lintConcurrent` lints run at once in this process and `lintQueue` more wait their
-   * turn; past that the request is refused with a 503 and Retry-After (docs/styleguides.md).
+   * A turn among the lints of this server: at most `lintConcurrent` run at once and `lintQueue`
+   * more wait; past that, a 503 with Retry-After (docs/styleguides.md). The route takes its turn
+   * before the body is read, so a refused request costs nothing and a waiting one holds no text.
+   * Resolves with the release of the place, which the caller calls once the answer is sent.
    */
-  return async function lint(caller: LintCaller, request: LintRequest, limits: LintLimits): Promise<LintResult[]> {
+  function admit(limits: Pick<LintLimits, 'lintConcurrent' | 'lintQueue'>): Promise<() => void> {
     gate ??= new WorkGate(limits.lintConcurrent, limits.lintQueue);
     const turn = gate.enter();
     if (turn === null) {
@@ -147,15 +149,13 @@ export function createLintService(deps: LintDeps) {
         RETRY_AFTER_SECONDS,
       );
     }
-    const release = await turn;
-    try {
-      return await lintNow(caller, request, limits);
-    } finally {
-      release();
-    }
-  };
+    return turn;
+  }
 
-  async function lintNow(caller: LintCaller, request: LintRequest, limits: LintLimits): Promise<LintResult[]> {
+  return Object.assign(lint, { admit });
+
+  /** The answer, as the bytes of its JSON array of `LintResult`. */
+  async function lint(caller: LintCaller, request: LintRequest, limits: LintLimits): Promise<Buffer> {
     if ((request.texts === undefined) === (request.filter === undefined)) {
       throw badRequest('body must have either texts or filter, not both');
     }
@@ -212,16 +212,20 @@ export function createLintService(deps: LintDeps) {
       findings: limits.lintFindings,
       chars: limits.lintFindingChars,
     };
-    const results: LintResult[] = [];
+    // Each text's result is written out as JSON as soon as it is linted: the answer is held as
+    // its bytes (a fifth of the objects' size) and never serialized in one block at the end.
+    const parts: Buffer[] = [Buffer.from('[')];
     let sliceStart = performance.now();
-    for (const { characterLimit, ...input } of inputs) {
+    for (const [index, { characterLimit, ...input }] of inputs.entries()) {
       const outcome = linter.lint({ text: input.text, variantId: input.variantId, characterLimit }, budget);
-      results.push({ ...input, findings: outcome.findings, truncated: outcome.truncated });
+      const result: LintResult = { ...input, findings: outcome.findings, truncated: outcome.truncated };
+      parts.push(Buffer.from(index === 0 ? JSON.stringify(result) : `,${JSON.stringify(result)}`));
       if (performance.now() - sliceStart > SLICE_MS) {
         await yieldToOthers();
         sliceStart = performance.now();
       }
     }
-    return results;
+    parts.push(Buffer.from(']'));
+    return Buffer.concat(parts);
   }
 }

@@ -90,7 +90,17 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ styleguides: Stylegu
         body: lintBody(limits),
         response: withErrors({ 200: LintResponse }, 503),
       },
+      // A turn among the server's lints before the body is read; the place is freed once the
+      // answer is sent or the client has gone.
+      onRequest: async (_request, reply) => {
+        const release = await styleguides.lint.admit(limits);
+        reply.raw.once('close', release);
+      },
     },
-    (request) => styleguides.lint(principalOf(request), request.body, limits),
+    // The service answers the JSON bytes it wrote as it linted (lint.service.ts).
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send((await styleguides.lint(principalOf(request), request.body, limits)) as never),
   );
 };
