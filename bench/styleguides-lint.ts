@@ -39,7 +39,9 @@ const dialect = setupDatabase.dialect;
 await setupDatabase.close();
 
 const port = await freePort();
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve'], {
+// BENCH_NODE_ARGS: node flags for the server only (e.g. --cpu-prof).
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/run.ts', 'serve'], {
   cwd: root,
   env: { ...process.env, DATABASE_URL, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
   stdio: ['ignore', 'inherit', 'inherit'],

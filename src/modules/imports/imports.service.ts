@@ -83,7 +83,7 @@ export function createImportsService(deps: ImportsDeps) {
       deps.variables.listVariables(executor, workspaceId),
       deps.accounts.baseLanguage(executor, workspaceId),
     ]);
-    const columns = readColumns(request, variants, variables, language);
+    const columns = await readColumns(request, variants, variables, language);
     const entities = await existingTexts(executor, workspaceId, target.kind, columns);
     const planned = await planImport({
       columns,
@@ -197,12 +197,12 @@ function* writeParts(planned: PlannedImport, size: number): Generator<WritePart>
 }
 
 /** The parsed columns of the request; a malformed file is a 400 naming the place. */
-function readColumns(
+async function readColumns(
   request: ImportRequest,
   variants: readonly VariantRow[],
   variables: readonly Variable[],
   language: string,
-): ImportColumn[] {
+): Promise<ImportColumn[]> {
   const variantOf = (developerId: string | undefined, field: string) => {
     if (developerId === undefined || developerId === 'base') return null;
     const row = variants.find((v) => v.developer_id === developerId);
@@ -210,7 +210,7 @@ function readColumns(
     return row;
   };
   try {
-    return parseColumns(request, language, variables, variantOf);
+    return await parseColumns(request, language, variables, variantOf);
   } catch (error) {
     if (error instanceof MalformedFile) throw badRequest(`${request.format} file, ${error.message}`);
     throw error;
