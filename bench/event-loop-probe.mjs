@@ -34,13 +34,14 @@ setInterval(() => {
   last = now;
   lastCpu = cpu;
 }, 5).unref();
-setTimeout(
-  () => {
-    started = true;
-    histogram.enable();
-  },
-  Number(process.env.PROBE_AFTER_MS ?? 5000),
-).unref();
+// From the first request to a path that starts with PROBE_FROM (default `/v2/`) on: the server's
+// own start (compiling, migrating, modules loaded on first use, the readiness polls) is not measured.
+const from = process.env.PROBE_FROM ?? '/v2/';
+subscribe('http.server.request.start', ({ request }) => {
+  if (started || !request.url.startsWith(from)) return;
+  started = true;
+  histogram.enable();
+});
 process.once('SIGTERM', () => {
   process.stderr.write(
     `[event-loop-probe] longest hold: ${longestWall.toFixed(0)} ms wall, ${longestCpu.toFixed(0)} ms of main-thread CPU; monitorEventLoopDelay max ${(histogram.max / 1e6).toFixed(0)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(0)} ms\n`,

@@ -150,15 +150,10 @@ export function createImportsService(deps: ImportsDeps) {
     for (const column of columns) for (const entry of column.file.entries) keys.add(entry.key);
     const all = [...keys];
     const entities = new Map<string, TextEntity>();
-    for (let start = 0; start < all.length; start += WRITE_PART_KEYS) {
-      const page = await loadTextsByDeveloperIds(
-        executor,
-        workspaceId,
-        kind,
-        all.slice(start, start + WRITE_PART_KEYS),
-      );
+    for (let start = 0; start < all.length; start += READ_PAGE_KEYS) {
+      const page = await loadTextsByDeveloperIds(executor, workspaceId, kind, all.slice(start, start + READ_PAGE_KEYS));
       for (const entity of page) entities.set(entity.developerId, entity);
-      if (start + WRITE_PART_KEYS < all.length) await nextTurn();
+      if (start + READ_PAGE_KEYS < all.length) await nextTurn();
     }
     return entities;
   }
@@ -174,6 +169,9 @@ export type ImportsService = ReturnType<typeof createImportsService>;
  * milliseconds, and other requests are answered between parts.
  */
 const WRITE_PART_KEYS = 2_000;
+
+/** Keys whose texts are read per query: 2,000 existing texts (with their values) took 150 ms on SQLite. */
+const READ_PAGE_KEYS = 500;
 
 interface WritePart {
   create: NewContent[];
