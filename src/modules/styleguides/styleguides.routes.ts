@@ -94,7 +94,9 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ styleguides: Stylegu
       // answer is sent or the client has gone.
       onRequest: async (_request, reply) => {
         const release = await styleguides.lint.admit(limits);
-        reply.raw.once('close', release);
+        // A client that went while it waited for its turn gives the place back at once.
+        if (reply.raw.closed) release();
+        else reply.raw.once('close', release);
       },
     },
     // The service answers the JSON bytes it wrote as it linted (lint.service.ts).
