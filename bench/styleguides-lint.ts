@@ -6,9 +6,15 @@
  * has arrived). 40 regexes are word rules (flags `i`, or BENCH_REGEX_FLAGS), 5 are other typical
  * rules. The server runs from the sources (tsx, no build needed) in its own process; the data
  * goes in through the API. `npm run bench:lint` (BENCH_DATABASE_URL=postgres://... for PostgreSQL).
+ *
+ * BENCH_CONCURRENT=24: instead, that many lints sent at once, each of 1,000 texts making 2 MB
+ * (the most one request may cover), against the same guide; reports the server's RSS before and
+ * at its peak, how many were answered and refused (503), and the longest /healthz answer meanwhile
+ * (polled every 10 ms). The server's own LIMIT_LINT_CONCURRENT / LIMIT_LINT_QUEUE apply.
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { parseDatabaseUrl } from '../src/config.js';
 import { openDatabase } from '../src/db/database.js';
@@ -16,7 +22,8 @@ import { migrateToLatest } from '../src/db/migrate.js';
 import { createServices } from '../src/services.js';
 import { freePort, root, tempDatabaseUrl, waitForHttp } from './lib.js';
 
-const TEXTS = Number(process.env.BENCH_TEXTS ?? 10_000);
+const CONCURRENT = Number(process.env.BENCH_CONCURRENT ?? 0);
+const TEXTS = CONCURRENT > 0 ? 0 : Number(process.env.BENCH_TEXTS ?? 10_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BATCH = 1_000;
 const DATABASE_URL = tempDatabaseUrl();
@@ -32,7 +39,9 @@ const dialect = setupDatabase.dialect;
 await setupDatabase.close();
 
 const port = await freePort();
-const server = spawn(process.execPath, ['--import', 'tsx', 'src/cli/run.ts', 'serve'], {
+// BENCH_NODE_ARGS: node flags for the server only (e.g. --cpu-prof).
+const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter((arg) => arg !== '');
+const server = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', 'src/cli/run.ts', 'serve'], {
   cwd: root,
   env: { ...process.env, DATABASE_URL, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' },
   stdio: ['ignore', 'inherit', 'inherit'],
@@ -124,6 +133,70 @@ for (let offset = 0; offset < TEXTS; offset += BATCH) {
   else await call('POST', 'components', { components: records.map((r) => ({ ...r, name: r.developerId })) });
 }
 const setupSeconds = (performance.now() - setupStarted) / 1000;
+
+/** The server's resident set in MiB (/proc; 0 where there is none). */
+function rssMiB(): number {
+  try {
+    const status = readFileSync(`/proc/${server.pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+if (CONCURRENT > 0) {
+  const texts = Array.from({ length: 1_000 }, () => {
+    let body = '';
+    while (body.length < 1_990) body += `${text()} `;
+    return { text: body.slice(0, 1_990) };
+  });
+  const before = rssMiB();
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMiB());
+  }, 20);
+  let longestHealth = 0;
+  let polling = true;
+  const poll = (async () => {
+    while (polling) {
+      const started = performance.now();
+      await (await fetch(`${address}/healthz`)).arrayBuffer();
+      longestHealth = Math.max(longestHealth, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  })();
+  let answerBytes = 0;
+  const started = performance.now();
+  const statuses = await Promise.all(
+    Array.from({ length: CONCURRENT }, async () => {
+      const res = await fetch(`${address}/v2/styleguides/lint`, {
+        method: 'POST',
+        headers: { authorization: key, 'content-type': 'application/json' },
+        body: JSON.stringify({ texts }),
+      });
+      const bytes = (await res.arrayBuffer()).byteLength;
+      if (res.status === 200) answerBytes = Math.max(answerBytes, bytes);
+      return res.status;
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  polling = false;
+  await poll;
+  clearInterval(sampler);
+  const count = (status: number) => statuses.filter((s) => s === status).length;
+  console.log(`database: ${dialect}; ${CONCURRENT} lints at once, each 1,000 texts of 1,990 characters`);
+  console.log(
+    `answered 200: ${count(200)}, refused 503: ${count(503)}, other: ${CONCURRENT - count(200) - count(503)}`,
+  );
+  console.log(
+    `all answered in ${seconds.toFixed(1)} s; longest /healthz answer meanwhile: ${longestHealth.toFixed(0)} ms`,
+  );
+  console.log(`largest answer: ${(answerBytes / 1024 / 1024).toFixed(1)} MiB`);
+  console.log(`server RSS: ${before.toFixed(0)} MiB before, ${peak.toFixed(0)} MiB at the peak`);
+  server.kill('SIGTERM');
+  await once(server, 'exit');
+  process.exit(0);
+}
 
 const times: number[] = [];
 let findings = 0;

@@ -25,6 +25,10 @@ export interface Limits {
   readonly lintFindings: number;
   /** Characters of finding messages and suggestions answered per request. */
   readonly lintFindingChars: number;
+  /** Lint requests a process works on at once. */
+  readonly lintConcurrent: number;
+  /** Lint requests that wait for a turn; past them, a 503 with Retry-After. */
+  readonly lintQueue: number;
 }
 
 /**
@@ -240,6 +244,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       lintFindingsPerText: integer(env, 'LIMIT_LINT_FINDINGS_PER_TEXT', 100, 1),
       lintFindings: integer(env, 'LIMIT_LINT_FINDINGS', 100_000, 1),
       lintFindingChars: integer(env, 'LIMIT_LINT_FINDING_CHARS', 16_000_000, 1),
+      lintConcurrent: integer(env, 'LIMIT_LINT_CONCURRENT', 2, 1),
+      lintQueue: integer(env, 'LIMIT_LINT_QUEUE', 8, 0),
     },
     timeouts: timeouts(env),
     historyRetentionDays: integer(env, 'HISTORY_RETENTION_DAYS', 365),

@@ -11,6 +11,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const requestId = request.id;
     if (error instanceof AppError) {
+      if (error.retryAfter !== undefined) reply.header('retry-after', error.retryAfter);
       return reply.status(error.statusCode).send({ message: error.message, code: error.code, requestId });
     }
     const status = typeof error.statusCode === 'number' ? error.statusCode : 500;

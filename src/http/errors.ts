@@ -22,11 +22,14 @@ export type ErrorCode = keyof typeof statusByCode;
 
 export class AppError extends Error {
   readonly code: ErrorCode;
+  /** Seconds after which the request may succeed: sent as `Retry-After` (a 503 or 429). */
+  readonly retryAfter: number | undefined;
 
-  constructor(code: ErrorCode, message: string) {
+  constructor(code: ErrorCode, message: string, retryAfter?: number) {
     super(message);
     this.name = 'AppError';
     this.code = code;
+    this.retryAfter = retryAfter;
   }
 
   get statusCode(): number {

@@ -33,7 +33,7 @@ export function settlePlurals(
   });
   const display = primary ?? other ?? ordered[ordered.length - 1]!.text;
   const first = ordered.findIndex((plural) => plural.text === display);
-  if (first > 0) ordered.unshift(...ordered.splice(first, 1));
+  if (first > 0) ordered.unshift(ordered.splice(first, 1)[0]!);
   return { text: ordered[0]!.text, plurals: ordered };
 }
 

@@ -1,4 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { appendAll } from '../../shared/arrays.js';
@@ -58,6 +59,33 @@ export interface WritePath {
   composed<T>(scope: WriteScope, compose: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
 }
 
+/**
+ * Changes logged per statement, with a turn of the event loop between pages: SQLite's driver is
+ * synchronous, so the log of a write of 200,000 texts in one go would hold the loop for seconds.
+ */
+const CHANGE_PAGE = 2_000;
+
+const sameRecord = (a: Change, b: Change) => a.ref === b.ref && a.kind === b.kind && a.developerId === b.developerId;
+
+/** Logs the changes a page at a time; a page never splits one record's changes, so the rows are the same. */
+async function recordChanges(
+  trx: Transaction<Database>,
+  scope: WriteScope,
+  changes: readonly Change[],
+  at: string,
+  revision: number | null,
+): Promise<void> {
+  if (changes.length <= CHANGE_PAGE) return insertChanges(trx, scope, changes, at, revision);
+  let start = 0;
+  while (start < changes.length) {
+    let end = Math.min(changes.length, start + CHANGE_PAGE);
+    while (end < changes.length && sameRecord(changes[end - 1] as Change, changes[end] as Change)) end += 1;
+    await insertChanges(trx, scope, changes.slice(start, end), at, revision);
+    start = end;
+    if (start < changes.length) await nextTurn();
+  }
+}
+
 /** The write under way in this async context, which the writes of `composed` join. */
 interface Outer {
   trx: Transaction<Database>;
@@ -97,7 +125,7 @@ export function createWritePath(db: Kysely<Database>): WritePath {
           await planned.apply?.(trx);
           if (planned.changes.length > 0) {
             const at = new Date().toISOString();
-            await insertChanges(trx, scope, planned.changes, at, revision ?? null);
+            await recordChanges(trx, scope, planned.changes, at, revision ?? null);
             for (const subscriber of subscribers) await subscriber(trx, scope, planned.changes, at);
           }
           return { result: planned.result, revision, changed: planned.changes.length > 0 };

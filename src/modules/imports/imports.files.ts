@@ -1,10 +1,9 @@
 /** The request's file(s) read into columns: the texts of the base or of one variant each. */
 import type { VariantRow } from '../../db/schema.js';
-import { parseCsv, parsers } from '../../formats/parsers/index.js';
 import { compareNames } from '../../formats/shared/variables.js';
 import { badRequest } from '../../http/errors.js';
-import { findUnstorableText } from '../../http/storable-text.js';
 import type { Variable } from '../variables/variables.service.js';
+import { parseFile } from './imports.parse-thread.js';
 import type { ImportColumn } from './imports.plan.js';
 import type { ImportRequest } from './imports.types.js';
 
@@ -18,12 +17,12 @@ function orderedNames(variables: readonly Variable[], order: 'default' | 'alphab
   return order === 'alphabetical' ? names.sort(compareNames) : names;
 }
 
-export function parseColumns(
+export async function parseColumns(
   request: ImportRequest,
   language: string,
   variables: readonly Variable[],
   variantOf: VariantOf,
-): ImportColumn[] {
+): Promise<ImportColumn[]> {
   const variant = variantOf(request.variantId, 'variantId');
   const locale = variant?.locale_code || language;
   const options = {
@@ -35,10 +34,18 @@ export function parseColumns(
     if (!request.columns)
       throw badRequest('columns is required for csv: which column holds the keys and which the texts');
     const rows = new Map<string, VariantRow | null>();
-    for (const id of Object.keys(request.columns.variants ?? {})) rows.set(id, variantOf(id, `columns.variants.${id}`));
-    const columns = parseCsv(request.content, request.columns, (target) =>
-      target === null ? locale : rows.get(target)?.locale_code || language,
-    );
+    const locales: Record<string, string> = {};
+    for (const id of Object.keys(request.columns.variants ?? {})) {
+      const row = variantOf(id, `columns.variants.${id}`);
+      rows.set(id, row);
+      locales[id] = row?.locale_code || language;
+    }
+    const columns = await parseFile({
+      format: 'csv',
+      content: request.content,
+      options,
+      csv: { columns: request.columns, locales },
+    });
     return columns.map(({ target, file }) => ({
       variant: columnVariant(target === null ? variant : (rows.get(target) ?? null)),
       file,
@@ -48,12 +55,13 @@ export function parseColumns(
   if (request.stringsdict !== undefined && request.format !== 'ios-strings') {
     throw badRequest('stringsdict: only an ios-strings import takes a .stringsdict');
   }
-  const file = parsers[request.format](request.content, options, request.stringsdict);
-  // The file's own escapes (`\u0000` in JSON, `&#0;` in XML) get past the check of the request's text.
-  for (const entry of file.entries) {
-    const problem = findUnstorableText({ key: entry.key, ...entry.value }, 'value');
-    if (problem) throw badRequest(`content: ${entry.at}: ${problem}`);
-  }
+  const [column] = await parseFile({
+    format: request.format,
+    content: request.content,
+    options,
+    ...(request.stringsdict !== undefined && { stringsdict: request.stringsdict }),
+  });
+  const file = column!.file;
   if (file.variantName !== null && request.variantId === undefined) {
     throw badRequest(
       `the file is an export of the variant "${file.variantName}": give its variantId (or variantId=base to import it as base text)`,

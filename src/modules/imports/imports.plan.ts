@@ -4,6 +4,7 @@
  * which are skipped and why. The services' own planning then checks and writes it.
  */
 
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { namePrintf, type ParsedFile, type ParsedForm, type ParsedText } from '../../formats/parsers/index.js';
 import { compareNames } from '../../formats/shared/variables.js';
 import { DEVELOPER_ID_PATTERN } from '../../http/schemas.js';
@@ -61,11 +62,17 @@ export interface PlannedImport {
 
 const DEVELOPER_ID = new RegExp(DEVELOPER_ID_PATTERN);
 
+/**
+ * Keys planned between two turns of the event loop: a file of 200,000 keys is planned in slices
+ * of a few milliseconds each, so other requests are answered meanwhile.
+ */
+export const PLAN_SLICE_KEYS = 2_000;
+
 interface KeyValues {
   values: Array<{ column: ImportColumn; value: ParsedText }>;
 }
 
-export function planImport(input: PlanInput): PlannedImport {
+export async function planImport(input: PlanInput): Promise<PlannedImport> {
   const variableNames = new Map(input.variables.map((v) => [v.id, v.name]));
   const known = new Set(variableNames.values());
   const report: PlannedImport['report'] = {
@@ -102,7 +109,9 @@ export function planImport(input: PlanInput): PlannedImport {
     }
   }
 
+  let planned = 0;
   for (const [key, { values }] of keys) {
+    if (++planned % PLAN_SLICE_KEYS === 0) await nextTurn();
     const noted = noteKey(key);
     if (input.skip?.has(key)) {
       report.skipped.push({ key, reason: SKIPPED_ON_REQUEST });
@@ -142,11 +151,10 @@ export function planImport(input: PlanInput): PlannedImport {
         }
         continue;
       }
-      noted.push(
-        ...[{ column: null, value: base }, ...variantValues].flatMap(({ column, value }) =>
-          valueChanges(column?.variant ?? null, null, value, true),
-        ),
-      );
+      for (const change of valueChanges(null, null, base, true)) noted.push(change);
+      for (const { column, value } of variantValues) {
+        for (const change of valueChanges(column.variant, null, value, true)) noted.push(change);
+      }
       create.push({
         developerId: key,
         text: base.text,
@@ -180,7 +188,9 @@ export function planImport(input: PlanInput): PlannedImport {
         : entity;
       const update = contentUpdate(key, current, value, column.file.carriesPlurals);
       if (update === null) continue;
-      noted.push(...valueChanges(column.variant, current, value, update.plurals !== undefined, update));
+      for (const change of valueChanges(column.variant, current, value, update.plurals !== undefined, update)) {
+        noted.push(change);
+      }
       updates.get(column.variant?.developerId ?? '')!.updates.push({ ...update, ...(variables && { variables }) });
       variables = undefined;
       changed = true;
@@ -197,12 +207,15 @@ export function planImport(input: PlanInput): PlannedImport {
     }
     (changed ? report.updated : report.unchanged).push(key);
   }
-  report.keys = keyActions(report, changesOf);
+  report.keys = await keyActions(report, changesOf);
   return { create, updates: [...updates.values()], report };
 }
 
 /** Each key's action from the lists it is in, with the reasons it (or a value of it) was skipped. */
-function keyActions(report: PlannedImport['report'], changesOf: Map<string, ImportValueChange[]>): ImportKey[] {
+async function keyActions(
+  report: PlannedImport['report'],
+  changesOf: Map<string, ImportValueChange[]>,
+): Promise<ImportKey[]> {
   const actions = new Map<string, ImportKey['action']>();
   for (const key of report.created) actions.set(key, 'create');
   for (const key of report.updated) actions.set(key, 'update');
@@ -210,12 +223,17 @@ function keyActions(report: PlannedImport['report'], changesOf: Map<string, Impo
   const reasons = new Map<string, string[]>();
   for (const skip of report.skipped) {
     const reason = skip.variantId ? `${skip.variantId}: ${skip.reason}` : skip.reason;
-    reasons.set(skip.key, [...(reasons.get(skip.key) ?? []), reason]);
+    const known = reasons.get(skip.key);
+    if (known) known.push(reason);
+    else reasons.set(skip.key, [reason]);
   }
-  return [...changesOf].map(([key, changes]) => {
+  const out: ImportKey[] = [];
+  for (const [key, changes] of changesOf) {
+    if (out.length % PLAN_SLICE_KEYS === PLAN_SLICE_KEYS - 1) await nextTurn();
     const why = reasons.get(key);
-    return { key, action: actions.get(key) ?? 'skip', ...(why && { reason: why.join('; ') }), changes };
-  });
+    out.push({ key, action: actions.get(key) ?? 'skip', ...(why && { reason: why.join('; ') }), changes });
+  }
+  return out;
 }
 
 const pluralsText = (plurals: readonly { form: string; text: string }[] | null | undefined) =>
@@ -250,7 +268,8 @@ function valueChanges(
 
 /** Why a value is longer than a write may store, or null. */
 function overLimit(value: ParsedText, limits: PlanInput['limits']): string | null {
-  const longest = Math.max(...textsOf(value).map((text) => text.length));
+  let longest = value.text.length;
+  for (const form of value.plurals) longest = Math.max(longest, form.text.length);
   if (longest > limits.textChars) return `a text longer than ${limits.textChars} characters`;
   if ((value.notes?.length ?? 0) > limits.notesChars) return `notes longer than ${limits.notesChars} characters`;
   return null;

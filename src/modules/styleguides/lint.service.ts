@@ -5,6 +5,7 @@ import type { Database } from '../../db/schema.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { Linter } from './lint/engine.js';
+import { WorkGate } from './lint/gate.js';
 import type { Finding } from './lint/types.js';
 import { loadGuides } from './styleguides.load.js';
 import { indexGuides, toGuideData } from './styleguides.records.js';
@@ -62,8 +63,18 @@ interface StoredRecord {
 /** The bounds of one lint request (`config.limits`). */
 export type LintLimits = Pick<
   Limits,
-  'filterIds' | 'lintChars' | 'lintRecords' | 'lintFindingsPerText' | 'lintFindings' | 'lintFindingChars'
+  | 'filterIds'
+  | 'lintChars'
+  | 'lintRecords'
+  | 'lintFindingsPerText'
+  | 'lintFindings'
+  | 'lintFindingChars'
+  | 'lintConcurrent'
+  | 'lintQueue'
 >;
+
+/** What a client refused for a full queue is told to wait before trying again, in seconds. */
+const RETRY_AFTER_SECONDS = 5;
 
 /** Linting runs in slices of about this many milliseconds, letting other requests in between. */
 const SLICE_MS = 20;
@@ -120,7 +131,31 @@ export function createLintService(deps: LintDeps) {
     });
   }
 
-  return async function lint(caller: LintCaller, request: LintRequest, limits: LintLimits): Promise<LintResult[]> {
+  let gate: WorkGate | null = null;
+
+  /**
+   * A turn among the lints of this server: at most `lintConcurrent` run at once and `lintQueue`
+   * more wait; past that, a 503 with Retry-After (docs/styleguides.md). The route takes its turn
+   * before the body is read, so a refused request costs nothing and a waiting one holds no text.
+   * Resolves with the release of the place, which the caller calls once the answer is sent.
+   */
+  function admit(limits: Pick<LintLimits, 'lintConcurrent' | 'lintQueue'>): Promise<() => void> {
+    gate ??= new WorkGate(limits.lintConcurrent, limits.lintQueue);
+    const turn = gate.enter();
+    if (turn === null) {
+      throw new AppError(
+        'unavailable',
+        `lint: ${limits.lintConcurrent + limits.lintQueue} lints are running or waiting in this server (LIMIT_LINT_CONCURRENT, LIMIT_LINT_QUEUE); try again in a few seconds`,
+        RETRY_AFTER_SECONDS,
+      );
+    }
+    return turn;
+  }
+
+  return Object.assign(lint, { admit });
+
+  /** The answer, as the bytes of its JSON array of `LintResult`. */
+  async function lint(caller: LintCaller, request: LintRequest, limits: LintLimits): Promise<Buffer> {
     if ((request.texts === undefined) === (request.filter === undefined)) {
       throw badRequest('body must have either texts or filter, not both');
     }
@@ -177,16 +212,20 @@ export function createLintService(deps: LintDeps) {
       findings: limits.lintFindings,
       chars: limits.lintFindingChars,
     };
-    const results: LintResult[] = [];
+    // Each text's result is written out as JSON as soon as it is linted: the answer is held as
+    // its bytes (a fifth of the objects' size) and never serialized in one block at the end.
+    const parts: Buffer[] = [Buffer.from('[')];
     let sliceStart = performance.now();
-    for (const { characterLimit, ...input } of inputs) {
+    for (const [index, { characterLimit, ...input }] of inputs.entries()) {
       const outcome = linter.lint({ text: input.text, variantId: input.variantId, characterLimit }, budget);
-      results.push({ ...input, findings: outcome.findings, truncated: outcome.truncated });
+      const result: LintResult = { ...input, findings: outcome.findings, truncated: outcome.truncated };
+      parts.push(Buffer.from(index === 0 ? JSON.stringify(result) : `,${JSON.stringify(result)}`));
       if (performance.now() - sliceStart > SLICE_MS) {
         await yieldToOthers();
         sliceStart = performance.now();
       }
     }
-    return results;
-  };
+    parts.push(Buffer.from(']'));
+    return Buffer.concat(parts);
+  }
 }

@@ -88,9 +88,21 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ styleguides: Stylegu
         description:
           'A guide is in effect for a text scoped to its variant, or enabled by default and not scoped to another variant. Findings are ordered by position; `start` and `end` count UTF-16 code units. A stored record over its own `characterLimit` gets a `characterLimit` finding.',
         body: lintBody(limits),
-        response: withErrors({ 200: LintResponse }),
+        response: withErrors({ 200: LintResponse }, 503),
+      },
+      // A turn among the server's lints before the body is read; the place is freed once the
+      // answer is sent or the client has gone.
+      onRequest: async (_request, reply) => {
+        const release = await styleguides.lint.admit(limits);
+        // A client that went while it waited for its turn gives the place back at once.
+        if (reply.raw.closed) release();
+        else reply.raw.once('close', release);
       },
     },
-    (request) => styleguides.lint(principalOf(request), request.body, limits),
+    // The service answers the JSON bytes it wrote as it linted (lint.service.ts).
+    async (request, reply) =>
+      reply
+        .type('application/json; charset=utf-8')
+        .send((await styleguides.lint(principalOf(request), request.body, limits)) as never),
   );
 };

@@ -17,7 +17,12 @@ const ASCII_LITERAL = /^[\x20-\x7e]*$/;
 type Literals = string[] | null;
 
 /** The shortest literal decides how selective a set is; sets without literals are worthless. */
-const strength = (set: Literals) => (set === null ? 0 : Math.min(...set.map((l) => l.length)));
+function strength(set: Literals): number {
+  if (set === null) return 0;
+  let shortest = Number.POSITIVE_INFINITY;
+  for (const literal of set) shortest = Math.min(shortest, literal.length);
+  return shortest;
+}
 
 function better(a: Literals, b: Literals): Literals {
   return strength(b) > strength(a) ? b : a;

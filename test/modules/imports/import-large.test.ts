@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
+import { post } from '../exports/helpers.js';
+import { emptyLike, file, importFile } from './helpers.js';
+
+/*
+ * Files large enough to be parsed on a worker thread (256 KB and more) and written in several
+ * parts of 2,000 keys, inside the one transaction.
+ */
+const ctx = await setupApp();
+
+async function fresh(): Promise<Workspace> {
+  const ws = await createWorkspace(ctx);
+  await emptyLike(ws);
+  return ws;
+}
+
+const historyCount = async (ws: Workspace) => (await ws.api.get('history?limit=1000')).body.changes.length;
+const keys = (count: number, text = (i: number) => `Text number ${i} of a large file`) =>
+  Array.from({ length: count }, (_, i) => [`key-${i}`, text(i)] as const);
+const json = (entries: readonly (readonly [string, string])[]) => JSON.stringify(Object.fromEntries(entries));
+
+describe('large files', () => {
+  it('a CSV of 3,500 keys with a variant column, then again with changes and skips', async () => {
+    const ws = await fresh();
+    const rows = (suffix: string) =>
+      keys(3500).map(([key, text]) => `${key},"${text}${suffix}","${text} (fr)${suffix}"`);
+    const content = (suffix: string) => `key,en,fr\n${rows(suffix).join('\n')}\n`;
+    expect(content('').length).toBeGreaterThan(256 * 1024);
+    const columns = { key: 'key', text: 'en', variants: { fr: 'fr' } };
+    const first = await importFile(ws, { format: 'csv', projectId: 'web', content: content(''), columns });
+    expect(first.created).toHaveLength(3500);
+    expect(first.keys.map((k: { key: string }) => k.key).slice(0, 3)).toEqual(['key-0', 'key-1', 'key-2']);
+    const fr = JSON.parse(await file(ws, 'textItems', { format: 'json_i18next', variantId: 'fr' }));
+    expect(Object.keys(fr).filter((key) => key.startsWith('key-'))).toHaveLength(3500);
+    expect(fr['key-2999']).toBe('Text number 2999 of a large file (fr)');
+
+    const skip = ['key-5', 'key-2500'];
+    const again = await importFile(ws, { format: 'csv', projectId: 'web', content: content('!'), columns, skip });
+    expect(again.updated).toHaveLength(3498);
+    expect(again.skipped).toEqual(skip.map((key) => ({ key, reason: 'left as it is: skipped in the request' })));
+    const base = JSON.parse(await file(ws, 'textItems', { format: 'json_i18next' }));
+    expect(base['key-2999']).toBe('Text number 2999 of a large file!');
+    expect(base['key-2500']).toBe('Text number 2500 of a large file');
+    const frAgain = JSON.parse(await file(ws, 'textItems', { format: 'json_i18next', variantId: 'fr' }));
+    expect(frAgain['key-2999']).toBe('Text number 2999 of a large file (fr)!');
+    expect(frAgain['key-5']).toBe('Text number 5 of a large file (fr)');
+  }, 120_000);
+
+  it('a part that fails after others were written leaves nothing of the import', async () => {
+    const ws = await fresh();
+    // `cart` has plural forms, so the developer ID `cart_one` is its `one` record's.
+    await post(ws, 'textItems', {
+      projectId: 'web',
+      textItems: [
+        {
+          developerId: 'cart',
+          text: 'item',
+          plurals: [
+            { form: 'one', text: 'item' },
+            { form: 'other', text: 'items' },
+          ],
+        },
+      ],
+    });
+    const before = await historyCount(ws);
+    const content = json([...keys(4500), ['cart_one', 'collides with a plural record']]);
+    const body = await importFile(ws, { format: 'json_icu', projectId: 'web', content }, 400);
+    expect(body.message).toMatch(/cart_one/);
+    expect(await historyCount(ws)).toBe(before);
+    const exported = JSON.parse(await file(ws, 'textItems', { format: 'json_i18next' }));
+    expect(Object.keys(exported).filter((key) => key.startsWith('key-'))).toEqual([]);
+  }, 120_000);
+
+  it('a large file nested too deep is a 400 naming the line, read on its own thread', async () => {
+    const ws = await fresh();
+    const deep = `${'{"a":'.repeat(4000)}"x"${'}'.repeat(4000)}`;
+    const content = `{\n${keys(12_000)
+      .map(([key, text]) => `"${key}": "${text}",`)
+      .join('\n')}\n"deep": ${deep}\n}`;
+    expect(content.length).toBeGreaterThan(256 * 1024);
+    const body = await importFile(ws, { format: 'json_nested', projectId: 'web', content }, 400);
+    expect(body.message).toMatch(/^json_nested file, line 12002: objects and arrays nested more than 64 levels deep/);
+  }, 120_000);
+
+  it('a large file with a text that cannot be stored is a 400 naming the key', async () => {
+    const ws = await fresh();
+    const content = json([...keys(12_000), ['bad', 'a \u0000 in it']]);
+    expect(content.length).toBeGreaterThan(256 * 1024);
+    const body = await importFile(ws, { format: 'json_i18next', projectId: 'web', content }, 400);
+    expect(body.message).toMatch(/^content: .*bad/);
+  }, 120_000);
+});
