@@ -10,7 +10,7 @@ import { scopeOf } from '../../http/auth.js';
 import { badRequest } from '../../http/errors.js';
 import { Nullable, withErrors } from '../../http/schemas.js';
 import type { ImportsService } from './imports.service.js';
-import type { ImportReport, ImportRequest } from './imports.types.js';
+import type { ImportReport as Report, ImportRequest } from './imports.types.js';
 
 /** The body; `skip` is bounded like every list a request carries (LIMIT_BATCH_ITEMS). */
 const importBody = (maxSkip: number) =>
@@ -187,7 +187,7 @@ const REPORT_NAMES = ['created', 'updated', 'unchanged', 'skipped', 'warnings', 
  * between: the report of 200,000 keys is tens of megabytes, which the schema's serializer would
  * write in one block. Each element is exactly the schema's object (`ImportReport` above).
  */
-async function reportBytes(report: ImportReport): Promise<Buffer> {
+async function reportBytes(report: Report): Promise<Buffer> {
   const parts: Buffer[] = [];
   let pending = `{"dryRun":${report.dryRun}`;
   for (const name of REPORT_NAMES) {
