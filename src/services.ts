@@ -163,7 +163,6 @@ export function createServices(
   const backup = createBackupService({
     db,
     writes,
-    createWorkspace: accounts.createWorkspace,
     requireWorkspace: workspace.get,
   });
   const legacy = createLegacyService(

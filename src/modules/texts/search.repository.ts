@@ -156,8 +156,10 @@ const POSTGRES_DOCUMENT = sql`to_tsvector('simple', ${POSTGRES_DOCUMENT_TEXT})`;
  * queue: a restore calls it so that the workspace it wrote is searchable when it commits.
  */
 export async function refreshSearchIndex(db: Executor): Promise<void> {
-  await indexQueued(db, Number.MAX_SAFE_INTEGER);
+  // A page at a time: a restore may have queued a million texts.
+  while ((await indexQueued(db, REFRESH_BATCH)) > 0);
 }
+const REFRESH_BATCH = 2000;
 
 /**
  * Takes up to `batch` texts off the queue and rebuilds their documents, in the caller's
