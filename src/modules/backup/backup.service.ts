@@ -40,6 +40,13 @@ import { type OpenBackup, openBackup } from './backup.file.js';
 import { REF_TABLES, TABLES, type TableName, WORKSPACE_REFS } from './backup.format.js';
 import { backupText } from './backup.writer.js';
 
+export interface TransferOptions {
+  /** Told the rows read or written so far, after each page. */
+  progress?: (rows: number) => void;
+  /** The export's time (default: now). */
+  exportedAt?: string;
+}
+
 export interface RestoreSummary {
   workspaceId: number;
   /** Rows restored per table of the file. */
@@ -89,13 +96,18 @@ export function createBackupService(deps: {
    * page at a time through gzip: written beside `path` first and renamed when complete, so an
    * interrupted export never leaves half a backup.
    */
-  async function exportFile(workspaceId: number, path: string, exportedAt = new Date().toISOString()) {
+  async function exportFile(workspaceId: number, path: string, options: TransferOptions = {}) {
+    const exportedAt = options.exportedAt ?? new Date().toISOString();
     await deps.requireWorkspace(workspaceId);
     const partial = `${path}.partial`;
     const builder = db.transaction();
     try {
       await (dialectOf(db) === 'postgres' ? builder.setIsolationLevel('repeatable read') : builder).execute((trx) =>
-        pipeline(Readable.from(backupText(trx, workspaceId, exportedAt)), createGzip(), createWriteStream(partial)),
+        pipeline(
+          Readable.from(backupText(trx, workspaceId, exportedAt, options.progress)),
+          createGzip(),
+          createWriteStream(partial),
+        ),
       );
     } catch (error) {
       await unlink(partial).catch(() => undefined);
@@ -112,11 +124,11 @@ export function createBackupService(deps: {
    * rolls back all that was written, so a refused file leaves the database as it was. The
    * restore is not a change of its own: the history afterwards is the backup's.
    */
-  async function importFile(path: string, into?: number): Promise<RestoreSummary> {
+  async function importFile(path: string, into?: number, options: TransferOptions = {}): Promise<RestoreSummary> {
     if (into !== undefined) await deps.requireWorkspace(into);
     const file = await openBackup(path);
     try {
-      const done = await restore(file, into);
+      const done = await restore(file, into, options.progress);
       if (done.revision !== undefined) writes.committed(done.summary.workspaceId, done.revision);
       return done.summary;
     } finally {
@@ -124,7 +136,7 @@ export function createBackupService(deps: {
     }
   }
 
-  async function restore(file: OpenBackup, into: number | undefined) {
+  async function restore(file: OpenBackup, into: number | undefined, progress?: (rows: number) => void) {
     const settings = checkSettings(file.header.workspace);
     return db.transaction().execute(async (trx) => {
       const workspaceId = into ?? (await insertRestoredWorkspace(trx, settings));
@@ -172,6 +184,7 @@ export function createBackupService(deps: {
       };
       const restored = Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<TableName, number>;
       let current = -1;
+      let rows = 0;
       let page: BackupRow[] = [];
       const flush = async () => {
         if (page.length === 0) return;
@@ -194,7 +207,11 @@ export function createBackupService(deps: {
         await advanceTo(TABLES.indexOf(table));
         page.push(row);
         restored[table] += 1;
-        if (page.length >= PAGE_SIZE) await flush();
+        if (page.length >= PAGE_SIZE) {
+          await flush();
+          rows += PAGE_SIZE;
+          progress?.(rows);
+        }
       }
       await advanceTo(TABLES.length);
       await indexRestoredTexts(trx);

@@ -65,7 +65,13 @@ async function* pagesOf(executor: Executor, workspaceId: number, table: TableNam
  * line per row, a page of lines per chunk. Ids are renumbered 1..n per table in creation order
  * and references rewritten, so two backups of equal workspaces are equal files.
  */
-export async function* backupText(executor: Executor, workspaceId: number, exportedAt: string): AsyncGenerator<string> {
+export async function* backupText(
+  executor: Executor,
+  workspaceId: number,
+  exportedAt: string,
+  progress?: (rows: number) => void,
+): AsyncGenerator<string> {
+  let written = 0;
   const header: BackupHeader = {
     format: BACKUP_FORMAT,
     version: BACKUP_VERSION,
@@ -109,6 +115,8 @@ export async function* backupText(executor: Executor, workspaceId: number, expor
         if (table === 'changes') row.record_ref = fileRef(String(row.record_ref), ids, gone, workspaceId);
         chunk += `${JSON.stringify({ table, row })}\n`;
       }
+      written += page.length;
+      progress?.(written);
       yield chunk;
     }
   }
