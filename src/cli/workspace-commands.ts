@@ -89,7 +89,7 @@ export function registerWorkspaceCommands(workspace: Command, ctx: CommandContex
 }
 
 /** Rows between two full collections during an export or import. */
-const COLLECT_EVERY = 100_000;
+const COLLECT_EVERY = 50_000;
 
 /**
  * A full garbage collection every so many rows of an export or import. What they hold is bounded

@@ -214,7 +214,7 @@ export function createBackupService(deps: {
         }
       }
       await advanceTo(TABLES.length);
-      await indexRestoredTexts(trx);
+      await indexRestoredTexts(trx, workspaceId);
       restored.apiKeys -= skippedKeys.length;
       const revision = await restoredRevision(trx, workspaceId);
       return { summary: { workspaceId, restored, skippedKeys } as RestoreSummary, revision };

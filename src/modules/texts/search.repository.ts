@@ -162,6 +162,41 @@ export async function refreshSearchIndex(db: Executor): Promise<void> {
 const REFRESH_BATCH = 2000;
 
 /**
+ * Builds the documents of a workspace's texts, a page of texts by id per statement, and takes
+ * them off the queue: what a restore calls before it commits, so that the workspace it wrote is
+ * searchable at once. Working off the queue instead would, in one transaction of a million texts,
+ * scan past every queue row it had already deleted (still in the index until the transaction
+ * ends) for each page: quadratic. The restored texts are new, so they have no document yet.
+ */
+export async function indexWorkspaceTexts(db: Executor, workspaceId: number): Promise<void> {
+  const postgres = dialectOf(db) === 'postgres';
+  // SQLite would otherwise read the page through the workspace's index and sort it.
+  const scope = postgres ? sql`workspace_id` : sql`+workspace_id`;
+  let after = 0;
+  for (;;) {
+    const { rows } = await sql<{ id: number }>`select id from texts where ${scope} = ${workspaceId} and id > ${after}
+      order by id limit ${REFRESH_BATCH}`.execute(db);
+    const last = rows[rows.length - 1];
+    if (last === undefined) return;
+    const [from, to] = [Number(rows[0]?.id), Number(last.id)];
+    if (postgres) {
+      await sql`insert into text_search (text_id, workspace_id, document)
+        select t.id, t.workspace_id, ${POSTGRES_DOCUMENT} from texts t
+        where t.workspace_id = ${workspaceId} and t.id between ${from} and ${to}`.execute(db);
+      const ids = rows.map((row) => Number(row.id));
+      await sql`delete from text_search_queue where text_id = any(${ids}::integer[])`.execute(db);
+    } else {
+      await sql`insert into text_search (rowid, workspace_id, document)
+        select t.id, t.workspace_id, ${SQLITE_DOCUMENT} from texts t
+        where +t.workspace_id = ${workspaceId} and t.id between ${from} and ${to}`.execute(db);
+      await sql`delete from text_search_queue where text_id in (select id from texts
+        where +workspace_id = ${workspaceId} and id between ${from} and ${to})`.execute(db);
+    }
+    after = to;
+  }
+}
+
+/**
  * Takes up to `batch` texts off the queue and rebuilds their documents, in the caller's
  * transaction. Answers how many it took. A deleted text's document is already gone (SQLite's
  * trigger, PostgreSQL's foreign key); its queued id rebuilds nothing.

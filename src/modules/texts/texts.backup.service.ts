@@ -28,7 +28,7 @@ import {
 } from '../../db/backup-rows.js';
 import type { Executor } from '../../db/schema.js';
 import { PLURAL_FORMS } from './plurals.js';
-import { refreshSearchIndex } from './search.repository.js';
+import { indexWorkspaceTexts } from './search.repository.js';
 import { TEXT_COLUMNS } from './texts.repository.js';
 
 /**
@@ -201,4 +201,4 @@ export function textVariablesRestorer(maps: IdMaps): TableRestorer {
 }
 
 /** The restored texts' search documents, built once each (the triggers only queued them). */
-export const indexRestoredTexts = (trx: Executor) => refreshSearchIndex(trx);
+export const indexRestoredTexts = (trx: Executor, workspaceId: number) => indexWorkspaceTexts(trx, workspaceId);
