@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { badRequest } from '../http/errors.js';
 import { bulkInsert, bulkInsertReturning } from './bulk-insert.js';
-import { dialectOf } from './dialect.js';
 import type { Executor } from './schema.js';
 
 /**
@@ -54,9 +53,9 @@ export async function* pageRows(
   columns: readonly string[] = spec.columns,
 ): AsyncGenerator<BackupRow[]> {
   const own = (column: string) => sql.ref(`x.${column}`);
-  // SQLite would take the rows through an index on the workspace and sort the whole table for
-  // every page; `+` keeps it off that index, so a page is a range of the primary key.
-  const scope = dialectOf(executor) === 'sqlite' ? sql`+` : sql``;
+  // Both databases would take the rows through an index on the workspace and sort the whole
+  // table for every page; `+` keeps them off it, so a page is a range of the primary key.
+  const scope = sql`+`;
   const from = spec.via
     ? sql`${sql.table(spec.table)} as x join ${sql.table(spec.via.table)} as p on p.id = ${own(spec.via.column)}
       where ${scope}p.workspace_id = ${workspaceId}`
