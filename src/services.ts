@@ -174,7 +174,6 @@ export function createServices(
   const backup = createBackupService({
     db,
     writes,
-    createWorkspace: accounts.createWorkspace,
     requireWorkspace: workspace.get,
   });
   const legacy = createLegacyService(

@@ -1,11 +1,13 @@
 import { sql } from 'kysely';
-import { bulkInsert } from './bulk-insert.js';
+import { badRequest } from '../http/errors.js';
+import { bulkInsert, bulkInsertReturning } from './bulk-insert.js';
 import type { Executor } from './schema.js';
 
 /**
  * The row-level tools of backup and restore, shared by the modules that own the tables. Table and
  * column names always come from the calling module's code, never from a backup file; every value
- * is a bound parameter.
+ * is a bound parameter. Everything here works a page at a time, so that a backup or restore of a
+ * workspace of any size holds one page of rows and the id maps, never a whole table.
  */
 
 /** One row as a backup file holds it: column name -> value, as stored. */
@@ -26,69 +28,178 @@ export interface IdMaps {
   texts: IdMap;
   styleguides: IdMap;
   sections: IdMap;
+  /** The workflow's status keys, read from the file before any text. */
+  statuses: Set<string>;
 }
 
-/** `rows` in id order (creation order), with only the named columns. */
+/** Rows read and written per statement. */
+export const PAGE_SIZE = 2000;
+
+/** Where a table's rows are and how they are paged. */
+export interface DumpSpec {
+  table: string;
+  columns: readonly string[];
+  /** The integer columns the rows are ordered and paged by (keyset pagination). */
+  keys: readonly string[];
+  /** A table without `workspace_id` belongs to the workspace through its parent: `text_id` -> `texts`. */
+  via?: { column: string; table: string };
+}
+
+/** The workspace's rows of a table in key order, a page at a time (keyset: never an offset). */
+export async function* pageRows(
+  executor: Executor,
+  spec: DumpSpec,
+  workspaceId: number,
+  columns: readonly string[] = spec.columns,
+): AsyncGenerator<BackupRow[]> {
+  const own = (column: string) => sql.ref(`x.${column}`);
+  // Both databases would take the rows through an index on the workspace and sort the whole
+  // table for every page; `+` keeps them off it, so a page is a range of the primary key.
+  const scope = sql`+`;
+  const from = spec.via
+    ? sql`${sql.table(spec.table)} as x join ${sql.table(spec.via.table)} as p on p.id = ${own(spec.via.column)}
+      where ${scope}p.workspace_id = ${workspaceId}`
+    : sql`${sql.table(spec.table)} as x where ${scope}x.workspace_id = ${workspaceId}`;
+  const keys = sql.join(spec.keys.map(own));
+  let after: unknown[] | undefined;
+  for (;;) {
+    const more = after ? sql`and (${keys}) > (${sql.join(after)})` : sql``;
+    const { rows } = await sql<BackupRow>`select ${sql.join(columns.map(own))} from ${from} ${more}
+      order by ${keys} limit ${PAGE_SIZE}`.execute(executor);
+    if (rows.length === 0) return;
+    yield rows;
+    if (rows.length < PAGE_SIZE) return;
+    const last = rows[rows.length - 1] as BackupRow;
+    after = spec.keys.map((key) => last[key]);
+  }
+}
+
+/** Every row of a small table (a workspace's statuses or keys), with only the named columns. */
 export async function selectRows(
   executor: Executor,
   table: string,
   columns: readonly string[],
-  where: { column: string; in: readonly number[] },
+  where: { column: string; equals: number },
 ): Promise<BackupRow[]> {
-  if (where.in.length === 0) return [];
-  const out: BackupRow[] = [];
-  for (let i = 0; i < where.in.length; i += 1000) {
-    const part = where.in.slice(i, i + 1000);
-    const { rows } = await sql<BackupRow>`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}
-      where ${sql.ref(where.column)} in (${sql.join(part)})`.execute(executor);
-    out.push(...rows);
-  }
-  const key = columns.includes('id') ? 'id' : columns[0];
-  return out.sort((a, b) => Number(a[key as string]) - Number(b[key as string]));
+  const { rows } = await sql<BackupRow>`select ${sql.join(columns.map((c) => sql.ref(c)))} from ${sql.table(table)}
+    where ${sql.ref(where.column)} = ${where.equals}`.execute(executor);
+  return rows;
 }
 
-/**
- * Inserts `rows` in their order (so new ids keep the file's order) and answers file id -> new id,
- * matched back through the table's natural key (`keyColumns`, unique within `scope`).
- */
+/** Inserts a page of rows in their order, answering nothing. */
 export async function insertRows(
   executor: Executor,
   table: string,
   columns: readonly string[],
   rows: readonly BackupRow[],
-  match?: { keyColumns: readonly string[]; scope: { column: string; in: readonly number[] } },
-): Promise<IdMap> {
+): Promise<void> {
   await bulkInsert(
     executor,
     table,
     columns,
     rows.map((row) => columns.map((c) => row[c] ?? null)),
   );
-  const ids: IdMap = new Map();
-  if (!match || rows.length === 0) return ids;
-  const keyOf = (row: BackupRow) => JSON.stringify(match.keyColumns.map((c) => String(row[c])));
-  const stored = await selectRows(executor, table, ['id', ...match.keyColumns], match.scope);
-  const byKey = new Map(stored.map((row) => [keyOf(row), Number(row.id)]));
+}
+
+/**
+ * Inserts a page of rows in their order (so new ids keep the file's order) and adds file id ->
+ * new id to `ids`, matched back through the table's natural key (`keyColumns`, unique within the
+ * workspace or parent).
+ */
+export async function insertMapped(
+  executor: Executor,
+  table: string,
+  columns: readonly string[],
+  rows: readonly BackupRow[],
+  keyColumns: readonly string[],
+  ids: IdMap,
+): Promise<void> {
+  if (rows.length === 0) return;
+  const keyOf = (row: BackupRow) => JSON.stringify(keyColumns.map((c) => String(row[c])));
+  const stored = await bulkInsertReturning<BackupRow>(
+    executor,
+    table,
+    columns,
+    rows.map((row) => columns.map((c) => row[c] ?? null)),
+    ['id', ...keyColumns],
+  );
+  const byKey = new Map<string, number>();
+  for (const row of stored) byKey.set(keyOf(row), Number(row.id));
   for (const row of rows) {
     const id = byKey.get(keyOf(row));
     if (id === undefined) throw new Error(`restore: a ${table} row was not stored`);
     ids.set(Number(row.id), id);
   }
-  return ids;
 }
 
-/** The new id of a reference, null staying null; a reference to nothing in the file is dropped. */
+/**
+ * The new id of a reference, null staying null. Validation has already refused a reference to a
+ * row the file does not hold, so a miss here is a forward reference, set by `updateLinks` later.
+ */
 export const mapId = (ids: IdMap, value: unknown): number | null =>
   value === null || value === undefined ? null : (ids.get(Number(value)) ?? null);
 
-/** Sets `column` of each row (by new id) to a value: the references a table makes to itself. */
-export async function updateColumn(
+/**
+ * References of a table to itself (a folder's parent, a text's component), kept as file ids while
+ * the table is restored and set once every row has its new id: two arrays of integers, not rows.
+ */
+export class Links {
+  readonly rows: number[] = [];
+  readonly targets: number[] = [];
+  /** Each link's row's index in its table of the file, for the message naming a broken one. */
+  readonly indexes: number[] = [];
+  add(index: number, fileId: unknown, target: unknown): void {
+    if (target === null || target === undefined) return;
+    this.indexes.push(index);
+    this.rows.push(Number(fileId));
+    this.targets.push(Number(target));
+  }
+}
+
+/**
+ * Sets `column` of the linked rows to their targets' new ids, a page per statement (a `case` on
+ * the id: the same SQL on both databases). Answers the index of the first link whose target the
+ * file does not hold, or -1.
+ */
+export async function updateLinks(
   executor: Executor,
   table: string,
   column: string,
-  values: readonly [id: number, value: number][],
-): Promise<void> {
-  for (const [id, value] of values) {
-    await sql`update ${sql.table(table)} set ${sql.ref(column)} = ${value} where id = ${id}`.execute(executor);
+  links: Links,
+  ids: IdMap,
+): Promise<number> {
+  for (let start = 0; start < links.rows.length; start += PAGE_SIZE) {
+    const pairs: [number, number][] = [];
+    for (let i = start; i < Math.min(start + PAGE_SIZE, links.rows.length); i += 1) {
+      const row = ids.get(links.rows[i] as number);
+      const target = ids.get(links.targets[i] as number);
+      if (target === undefined) return i;
+      pairs.push([row as number, target]);
+    }
+    const cases = sql.join(
+      pairs.map(([id, target]) => sql`when ${id} then cast(${target} as integer)`),
+      sql` `,
+    );
+    await sql`update ${sql.table(table)} set ${sql.ref(column)} = case id ${cases} end
+      where id in (${sql.join(pairs.map(([id]) => id))})`.execute(executor);
+  }
+  return -1;
+}
+
+/**
+ * How a module restores one table of a file: `rows` gets each page in file order (the module
+ * checks every row, then writes the page); `finish` runs once the table's last row is written
+ * (self-references are set then). Both run in the restore's one transaction.
+ */
+export interface TableRestorer {
+  start?(trx: Executor): Promise<void>;
+  rows(trx: Executor, rows: readonly BackupRow[], first: number): Promise<void>;
+  finish?(trx: Executor): Promise<void>;
+}
+
+/** Refuses a row id the table already had in the file: references would be ambiguous. */
+export function checkNewId(table: string, index: number, row: BackupRow, ids: IdMap): void {
+  if (ids.has(Number(row.id))) {
+    throw badRequest(`file: ${table}[${index}] (id ${String(row.id)}).id: is used by an earlier row`);
   }
 }

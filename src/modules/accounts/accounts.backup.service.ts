@@ -1,5 +1,30 @@
-import { type BackupRow, type IdMaps, insertRows, mapId, selectRows } from '../../db/backup-rows.js';
+import {
+  checkColumns,
+  checkReference,
+  isBool,
+  isInteger,
+  isNonEmpty,
+  isString,
+  isTime,
+  nullable,
+  oneOf,
+  rowError,
+} from '../../db/backup-check.js';
+import {
+  type BackupRow,
+  checkNewId,
+  type DumpSpec,
+  type IdMaps,
+  insertMapped,
+  insertRows,
+  mapId,
+  selectRows,
+  type TableRestorer,
+} from '../../db/backup-rows.js';
 import type { Executor } from '../../db/schema.js';
+import { badRequest } from '../../http/errors.js';
+import { insertWorkspace } from './accounts.repository.js';
+import { ROLES } from './people.service.js';
 
 /**
  * Backup and restore of what the accounts module owns: the workspace's settings, its users and
@@ -10,69 +35,125 @@ const SETTINGS = ['name', 'base_language', 'sup_sub_enabled', 'library_developer
 const USERS = ['id', 'email', 'name', 'role', 'password_hash', 'created_at'];
 const KEYS = ['id', 'user_id', 'name', 'prefix', 'hash', 'created_at', 'last_used_at', 'revoked_at'];
 
-export interface AccountsBackup {
-  workspace: BackupRow;
-  users: BackupRow[];
-  apiKeys: BackupRow[];
-}
+export const USERS_DUMP: DumpSpec = { table: 'users', columns: USERS, keys: ['id'] };
 
-export async function dumpAccounts(executor: Executor, workspaceId: number): Promise<AccountsBackup> {
-  const workspace = await executor
+export const dumpSettings = (executor: Executor, workspaceId: number): Promise<BackupRow> =>
+  executor
     .selectFrom('workspaces')
     .select([...SETTINGS])
     .where('id', '=', workspaceId)
     .executeTakeFirstOrThrow();
-  const scope = { column: 'workspace_id', in: [workspaceId] };
+
+/** A workspace's keys, by creation: few per workspace, so read whole. */
+export async function dumpApiKeys(executor: Executor, workspaceId: number): Promise<BackupRow[]> {
+  const keys = await selectRows(executor, 'api_keys', KEYS, { column: 'workspace_id', equals: workspaceId });
+  return keys.sort(
+    (a, b) => String(a.created_at).localeCompare(String(b.created_at)) || String(a.id).localeCompare(String(b.id)),
+  );
+}
+
+/** The settings of a file's header, checked like the rows. */
+export function checkSettings(workspace: unknown): BackupRow {
+  if (!workspace || typeof workspace !== 'object' || Array.isArray(workspace)) {
+    throw badRequest('file: workspace must be an object');
+  }
+  const row = workspace as BackupRow;
+  const checks = {
+    name: isNonEmpty,
+    base_language: isNonEmpty,
+    sup_sub_enabled: isBool,
+    library_developer_mode: isBool,
+    created_at: isTime,
+  };
+  for (const [column, check] of Object.entries(checks)) {
+    const problem = check(row[column]);
+    if (problem) throw badRequest(`file: workspace.${column}: ${problem}`);
+  }
+  return row;
+}
+
+/** A new, bare workspace for a restore: the file brings its workflow and style guides. */
+export const insertRestoredWorkspace = (trx: Executor, settings: BackupRow) =>
+  insertWorkspace(trx, String(settings.name).trim(), String(settings.created_at));
+
+export const restoreSettings = (trx: Executor, workspaceId: number, settings: BackupRow) =>
+  trx
+    .updateTable('workspaces')
+    .set(Object.fromEntries(SETTINGS.map((c) => [c, settings[c]])))
+    .where('id', '=', workspaceId)
+    .execute();
+
+const USER_CHECKS = {
+  id: isInteger,
+  email: isNonEmpty,
+  name: isString,
+  // An unknown role is refused: a role the code does not know must never reach a rights check.
+  role: oneOf(ROLES),
+  password_hash: nullable(isString),
+  created_at: isTime,
+};
+
+/** Users are matched by email: a user the workspace already has stays, and is used. */
+export function usersRestorer(maps: IdMaps): TableRestorer {
+  const byEmail = new Map<string, number>();
+  const seen = new Set<string>();
   return {
-    workspace,
-    users: await selectRows(executor, 'users', USERS, scope),
-    apiKeys: (await selectRows(executor, 'api_keys', KEYS, scope)).sort(
-      (a, b) => String(a.created_at).localeCompare(String(b.created_at)) || String(a.id).localeCompare(String(b.id)),
-    ),
+    async start(trx) {
+      const existing = await selectRows(trx, 'users', ['id', 'email'], {
+        column: 'workspace_id',
+        equals: maps.workspaceId,
+      });
+      for (const u of existing) byEmail.set(String(u.email), Number(u.id));
+    },
+    async rows(trx, rows, first) {
+      const fresh: BackupRow[] = [];
+      rows.forEach((row, i) => {
+        checkNewId('users', first + i, row, maps.users);
+        checkColumns('users', first + i, row, USER_CHECKS);
+        const email = String(row.email);
+        if (seen.has(email)) throw rowError('users', first + i, row, 'email', `'${email}' is used by an earlier user`);
+        seen.add(email);
+        const existing = byEmail.get(email);
+        if (existing === undefined) fresh.push({ ...row, workspace_id: maps.workspaceId });
+        else maps.users.set(Number(row.id), existing);
+      });
+      await insertMapped(trx, 'users', ['workspace_id', ...USERS.slice(1)], fresh, ['email'], maps.users);
+    },
   };
 }
 
-/**
- * Settings are overwritten; users are matched by email (a user the workspace already has stays);
- * a key whose id or hash another workspace of this database holds is skipped and named.
- */
-export async function restoreAccounts(trx: Executor, maps: IdMaps, backup: AccountsBackup): Promise<string[]> {
-  const { workspaceId } = maps;
-  const settings = Object.fromEntries(SETTINGS.map((c) => [c, backup.workspace[c]]));
-  await trx.updateTable('workspaces').set(settings).where('id', '=', workspaceId).execute();
-
-  const existing = await selectRows(trx, 'users', ['id', 'email'], { column: 'workspace_id', in: [workspaceId] });
-  const byEmail = new Map(existing.map((u) => [String(u.email), Number(u.id)]));
-  const fresh = backup.users.filter((u) => !byEmail.has(String(u.email)));
-  const inserted = await insertRows(
-    trx,
-    'users',
-    ['workspace_id', ...USERS.slice(1)],
-    fresh.map((u) => ({ ...u, workspace_id: workspaceId })),
-    { keyColumns: ['email'], scope: { column: 'workspace_id', in: [workspaceId] } },
-  );
-  for (const u of backup.users) {
-    maps.users.set(Number(u.id), byEmail.get(String(u.email)) ?? (inserted.get(Number(u.id)) as number));
-  }
-
-  const ids = backup.apiKeys.map((k) => String(k.id));
-  const hashes = backup.apiKeys.map((k) => String(k.hash));
-  const taken = ids.length
-    ? await trx
+/** A key whose id or hash another workspace of this database holds is skipped and named. */
+export function apiKeysRestorer(maps: IdMaps, skipped: string[]): TableRestorer {
+  return {
+    async rows(trx, rows, first) {
+      rows.forEach((row, i) => {
+        checkColumns('apiKeys', first + i, row, {
+          id: isNonEmpty,
+          name: isString,
+          prefix: isString,
+          hash: isNonEmpty,
+          created_at: isTime,
+          last_used_at: nullable(isTime),
+          revoked_at: nullable(isTime),
+        });
+        checkReference('apiKeys', first + i, row, 'user_id', { name: 'users', ids: maps.users }, false);
+      });
+      const ids = rows.map((k) => String(k.id));
+      const hashes = rows.map((k) => String(k.hash));
+      const taken = await trx
         .selectFrom('api_keys')
         .select(['id', 'hash'])
         .where((eb) => eb.or([eb('id', 'in', ids), eb('hash', 'in', hashes)]))
-        .execute()
-    : [];
-  const takenIds = new Set(taken.flatMap((k) => [k.id, k.hash]));
-  const keys = backup.apiKeys.filter((k) => !takenIds.has(String(k.id)) && !takenIds.has(String(k.hash)));
-  await insertRows(
-    trx,
-    'api_keys',
-    ['workspace_id', ...KEYS],
-    keys.map((k) => ({ ...k, workspace_id: workspaceId, user_id: mapId(maps.users, k.user_id) })),
-  );
-  return backup.apiKeys.filter((k) => !keys.includes(k)).map((k) => String(k.id));
+        .execute();
+      const takenIds = new Set(taken.flatMap((k) => [k.id, k.hash]));
+      const keys: BackupRow[] = [];
+      for (const k of rows) {
+        if (takenIds.has(String(k.id)) || takenIds.has(String(k.hash))) skipped.push(String(k.id));
+        else keys.push({ ...k, workspace_id: maps.workspaceId, user_id: mapId(maps.users, k.user_id) });
+      }
+      await insertRows(trx, 'api_keys', ['workspace_id', ...KEYS], keys);
+    },
+  };
 }
 
 /** The database's workspace when it has exactly one: what a backup of "the" workspace means. */

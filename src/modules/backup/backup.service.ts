@@ -1,32 +1,51 @@
-import { gunzipSync, gzipSync } from 'node:zlib';
-import type { Kysely, Transaction } from 'kysely';
-import type { IdMap, IdMaps } from '../../db/backup-rows.js';
+import { createWriteStream } from 'node:fs';
+import { rename, stat, unlink } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
+import { type Kysely, sql } from 'kysely';
+import { type BackupRow, type IdMap, type IdMaps, PAGE_SIZE, type TableRestorer } from '../../db/backup-rows.js';
 import { dialectOf } from '../../db/dialect.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { badRequest, conflict } from '../../http/errors.js';
-import { dumpAccounts, restoreAccounts, soleWorkspaceId } from '../accounts/accounts.backup.service.js';
-import { dumpBlocks, restoreBlocks } from '../blocks/blocks.backup.service.js';
-import { dumpChanges, restoreChanges } from '../changes/changes.backup.service.js';
-import { CLI_ACTOR, type WritePath } from '../changes/index.js';
-import { dumpFolders, restoreFolders } from '../folders/folders.backup.service.js';
-import { dumpProjects, restoreProjects } from '../projects/projects.backup.service.js';
-import { dumpStatuses, restoreStatuses } from '../statuses/statuses.backup.service.js';
-import { dumpStyleguides, restoreStyleguides } from '../styleguides/styleguides.backup.service.js';
-import { dumpTexts, restoreTexts } from '../texts/texts.backup.service.js';
-import { dumpVariables, restoreVariables } from '../variables/variables.backup.service.js';
-import { dumpVariants, restoreVariants } from '../variants/variants.backup.service.js';
 import {
-  BACKUP_FORMAT,
-  BACKUP_VERSION,
-  type BackupFile,
-  canonicalTables,
-  parseBackup,
-  REF_TABLES,
-  TABLES,
-  type TableName,
-  type Tables,
-  WORKSPACE_REFS,
-} from './backup.format.js';
+  apiKeysRestorer,
+  checkSettings,
+  insertRestoredWorkspace,
+  restoreSettings,
+  soleWorkspaceId,
+  usersRestorer,
+} from '../accounts/accounts.backup.service.js';
+import { blocksRestorer } from '../blocks/blocks.backup.service.js';
+import { beginRestoreWrite, changesRestorer, restoredRevision } from '../changes/changes.backup.service.js';
+import type { WritePath } from '../changes/index.js';
+import { foldersRestorer } from '../folders/folders.backup.service.js';
+import { projectsRestorer } from '../projects/projects.backup.service.js';
+import { statusesRestorer } from '../statuses/statuses.backup.service.js';
+import {
+  rulesRestorer,
+  sectionsRestorer,
+  styleguidesRestorer,
+  termsRestorer,
+} from '../styleguides/styleguides.backup.service.js';
+import {
+  indexRestoredTexts,
+  textsRestorer,
+  textVariablesRestorer,
+  textVariantsRestorer,
+} from '../texts/texts.backup.service.js';
+import { variablesRestorer } from '../variables/variables.backup.service.js';
+import { variantsRestorer } from '../variants/variants.backup.service.js';
+import { type OpenBackup, openBackup } from './backup.file.js';
+import { REF_TABLES, TABLES, type TableName, WORKSPACE_REFS } from './backup.format.js';
+import { backupText } from './backup.writer.js';
+
+export interface TransferOptions {
+  /** Told the rows read or written so far, after each page. */
+  progress?: (rows: number) => void;
+  /** The export's time (default: now). */
+  exportedAt?: string;
+}
 
 export interface RestoreSummary {
   workspaceId: number;
@@ -36,89 +55,101 @@ export interface RestoreSummary {
   skippedKeys: string[];
 }
 
-async function readTables(executor: Executor, workspaceId: number) {
-  const accounts = await dumpAccounts(executor, workspaceId);
-  const tables: Tables = {
-    users: accounts.users,
-    apiKeys: accounts.apiKeys,
-    statuses: await dumpStatuses(executor, workspaceId),
-    variants: await dumpVariants(executor, workspaceId),
-    variables: await dumpVariables(executor, workspaceId),
-    folders: await dumpFolders(executor, workspaceId),
-    projects: await dumpProjects(executor, workspaceId),
-    blocks: await dumpBlocks(executor, workspaceId),
-    ...(await dumpTexts(executor, workspaceId)),
-    ...(await dumpStyleguides(executor, workspaceId)),
-    changes: await dumpChanges(executor, workspaceId),
-  };
-  return { workspace: accounts.workspace, tables };
-}
-
 /**
  * What makes a workspace not empty: any content, or history other than users joining. A new
- * workspace's workflow and built-in style guide, its users and keys are not content.
+ * workspace's workflow and built-in style guide, its users and keys are not content. Counted by
+ * the database, so a large workspace is not read to be refused.
  */
-function contentOf(tables: Tables): string[] {
-  const found: string[] = [];
-  const add = (what: string, rows: readonly unknown[]) => rows.length > 0 && found.push(`${rows.length} ${what}`);
-  add('texts', tables.texts);
-  add('variants', tables.variants);
-  add('variables', tables.variables);
-  add('folders', tables.folders);
-  add('projects or bases', tables.projects);
-  add(
-    'style guides',
-    tables.styleguides.filter((g) => g.developer_id !== 'default'),
-  );
-  add('style guide entries', [...tables.styleguideRules, ...tables.styleguideTerms]);
-  add(
-    'changes in history',
-    tables.changes.filter((c) => c.kind !== 'user'),
-  );
-  return found;
+async function contentOf(executor: Executor, workspaceId: number): Promise<string[]> {
+  const count = async (what: string, query: ReturnType<typeof sql>) => {
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${query}`.execute(executor);
+    const n = Number(rows[0]?.n ?? 0);
+    return n > 0 ? `${n} ${what}` : undefined;
+  };
+  const ws = workspaceId;
+  const found = [
+    await count('texts', sql`texts where workspace_id = ${ws}`),
+    await count('variants', sql`variants where workspace_id = ${ws}`),
+    await count('variables', sql`variables where workspace_id = ${ws}`),
+    await count('folders', sql`component_folders where workspace_id = ${ws}`),
+    await count('projects or bases', sql`projects where workspace_id = ${ws}`),
+    await count('style guides', sql`styleguides where workspace_id = ${ws} and developer_id <> 'default'`),
+    await count(
+      'style guide entries',
+      sql`(select r.id from styleguide_rules r join styleguides g on g.id = r.styleguide_id where g.workspace_id = ${ws}
+        union all select t.id from styleguide_terms t join styleguides g on g.id = t.styleguide_id where g.workspace_id = ${ws}) as e`,
+    ),
+    await count('changes in history', sql`changes where workspace_id = ${ws} and kind <> 'user'`),
+  ];
+  return found.filter((f): f is string => f !== undefined);
 }
 
 export function createBackupService(deps: {
   db: Kysely<Database>;
   writes: WritePath;
-  createWorkspace: (name: string) => Promise<{ id: number }>;
   requireWorkspace: (workspaceId: number) => Promise<unknown>;
 }) {
   const { db, writes } = deps;
 
-  /** The whole workspace as one consistent read (a snapshot on PostgreSQL). */
-  async function exportWorkspace(workspaceId: number, exportedAt = new Date().toISOString()): Promise<BackupFile> {
+  /**
+   * Writes the whole workspace to `path` as one consistent read (a snapshot on PostgreSQL), a
+   * page at a time through gzip: written beside `path` first and renamed when complete, so an
+   * interrupted export never leaves half a backup.
+   */
+  async function exportFile(workspaceId: number, path: string, options: TransferOptions = {}) {
+    const exportedAt = options.exportedAt ?? new Date().toISOString();
     await deps.requireWorkspace(workspaceId);
-    const read = (trx: Transaction<Database>) => readTables(trx, workspaceId);
+    const partial = `${path}.partial`;
     const builder = db.transaction();
-    const { workspace, tables } = await (dialectOf(db) === 'postgres'
-      ? builder.setIsolationLevel('repeatable read')
-      : builder
-    ).execute(read);
-    return {
-      format: BACKUP_FORMAT,
-      version: BACKUP_VERSION,
-      exportedAt,
-      workspace,
-      tables: canonicalTables(tables, workspaceId),
-    };
+    try {
+      await (dialectOf(db) === 'postgres' ? builder.setIsolationLevel('repeatable read') : builder).execute((trx) =>
+        pipeline(
+          Readable.from(backupText(trx, workspaceId, exportedAt, options.progress)),
+          createGzip(),
+          createWriteStream(partial),
+        ),
+      );
+    } catch (error) {
+      await unlink(partial).catch(() => undefined);
+      throw error;
+    }
+    await rename(partial, path);
+    return { workspaceId, file: path, bytes: (await stat(path)).size };
   }
 
   /**
-   * Restores a backup into an empty workspace (a new one, named like the backup's, when none is
-   * given), in one write: all or nothing. The restore is not a change of its own: the history
-   * afterwards is the backup's.
+   * Restores a backup file into an empty workspace (a new one, named like the backup's, when none
+   * is given), reading it a line at a time. Everything is one transaction, the new workspace
+   * included: every row is checked before its page is written, and a row that does not pass
+   * rolls back all that was written, so a refused file leaves the database as it was. The
+   * restore is not a change of its own: the history afterwards is the backup's.
    */
-  async function importWorkspace(file: BackupFile, into?: number): Promise<RestoreSummary> {
+  async function importFile(path: string, into?: number, options: TransferOptions = {}): Promise<RestoreSummary> {
     if (into !== undefined) await deps.requireWorkspace(into);
-    const workspaceId = into ?? (await deps.createWorkspace(String(file.workspace.name ?? 'Restored workspace'))).id;
-    return writes.write({ workspaceId, actor: CLI_ACTOR }, async (trx) => {
-      const content = contentOf((await readTables(trx, workspaceId)).tables);
-      if (content.length > 0) {
-        throw conflict(
-          `Workspace ${workspaceId} is not empty (${content.join(', ')}): a backup is restored only into an empty workspace; leave out --workspace to restore into a new one`,
-        );
+    const file = await openBackup(path);
+    try {
+      const done = await restore(file, into, options.progress);
+      if (done.revision !== undefined) writes.committed(done.summary.workspaceId, done.revision);
+      return done.summary;
+    } finally {
+      await file.close();
+    }
+  }
+
+  async function restore(file: OpenBackup, into: number | undefined, progress?: (rows: number) => void) {
+    const settings = checkSettings(file.header.workspace);
+    return db.transaction().execute(async (trx) => {
+      const workspaceId = into ?? (await insertRestoredWorkspace(trx, settings));
+      await beginRestoreWrite(trx, workspaceId);
+      if (into !== undefined) {
+        const content = await contentOf(trx, workspaceId);
+        if (content.length > 0) {
+          throw conflict(
+            `Workspace ${workspaceId} is not empty (${content.join(', ')}): a backup is restored only into an empty workspace; leave out --workspace to restore into a new one`,
+          );
+        }
       }
+      await restoreSettings(trx, workspaceId, settings);
       const maps: IdMaps = {
         workspaceId,
         users: new Map(),
@@ -130,58 +161,79 @@ export function createBackupService(deps: {
         texts: new Map(),
         styleguides: new Map(),
         sections: new Map(),
+        statuses: new Set(),
       };
-      const { tables } = file;
-      const skippedKeys = await restoreAccounts(trx, maps, {
-        workspace: file.workspace,
-        users: tables.users,
-        apiKeys: tables.apiKeys,
-      });
-      await restoreStatuses(trx, maps, tables.statuses);
-      await restoreVariants(trx, maps, tables.variants);
-      await restoreVariables(trx, maps, tables.variables);
-      await restoreFolders(trx, maps, tables.folders);
-      await restoreProjects(trx, maps, tables.projects);
-      await restoreBlocks(trx, maps, tables.blocks);
-      await restoreTexts(trx, maps, tables);
-      await restoreStyleguides(trx, maps, tables);
-      await restoreChanges(
-        trx,
-        workspaceId,
-        tables.changes.map((c) => ({ ...c, record_ref: refIn(maps, String(c.record_ref)) })),
-      );
-      const restored = Object.fromEntries(TABLES.map((t) => [t, tables[t].length])) as Record<TableName, number>;
+      const skippedKeys: string[] = [];
+      const restorers: Record<TableName, TableRestorer> = {
+        users: usersRestorer(maps),
+        apiKeys: apiKeysRestorer(maps, skippedKeys),
+        statuses: statusesRestorer(maps),
+        variants: variantsRestorer(maps),
+        variables: variablesRestorer(maps),
+        folders: foldersRestorer(maps),
+        projects: projectsRestorer(maps),
+        blocks: blocksRestorer(maps),
+        texts: textsRestorer(maps),
+        textVariants: textVariantsRestorer(maps),
+        textVariables: textVariablesRestorer(maps),
+        styleguides: styleguidesRestorer(maps),
+        styleguideSections: sectionsRestorer(maps),
+        styleguideRules: rulesRestorer(maps),
+        styleguideTerms: termsRestorer(maps),
+        changes: changesRestorer(workspaceId, (ref) => refIn(maps, ref)),
+      };
+      const restored = Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<TableName, number>;
+      let current = -1;
+      let rows = 0;
+      let page: BackupRow[] = [];
+      const flush = async () => {
+        if (page.length === 0) return;
+        const table = TABLES[current] as TableName;
+        await restorers[table].rows(trx, page, restored[table] - page.length);
+        page = [];
+      };
+      // Finishes the table under way and starts each one up to `target` (TABLES.length: the end).
+      const advanceTo = async (target: number) => {
+        while (current < target) {
+          if (current >= 0) {
+            await flush();
+            await restorers[TABLES[current] as TableName].finish?.(trx);
+          }
+          current += 1;
+          if (current < TABLES.length) await restorers[TABLES[current] as TableName].start?.(trx);
+        }
+      };
+      for await (const { table, row } of file.rows) {
+        await advanceTo(TABLES.indexOf(table));
+        page.push(row);
+        restored[table] += 1;
+        if (page.length >= PAGE_SIZE) {
+          await flush();
+          rows += PAGE_SIZE;
+          progress?.(rows);
+        }
+      }
+      await advanceTo(TABLES.length);
+      await indexRestoredTexts(trx, workspaceId);
       restored.apiKeys -= skippedKeys.length;
-      return { changes: [], result: { workspaceId, restored, skippedKeys } };
+      const revision = await restoredRevision(trx, workspaceId);
+      return { summary: { workspaceId, restored, skippedKeys } as RestoreSummary, revision };
     });
   }
 
   return {
-    exportWorkspace,
-    importWorkspace,
+    exportFile,
+    importFile,
     /** The workspace a command means when it names none: the only one, else a 400 asking. */
     async defaultWorkspace(): Promise<number> {
       const id = await soleWorkspaceId(db);
       if (id === undefined) throw badRequest('--workspace: this database holds several workspaces (or none); name one');
       return id;
     },
-    /** The backup as the bytes of its file: gzip of the JSON document. */
-    async exportFile(workspaceId: number): Promise<Buffer> {
-      return gzipSync(JSON.stringify(await exportWorkspace(workspaceId)));
-    },
-    async importFile(bytes: Buffer, into?: number): Promise<RestoreSummary> {
-      let document: unknown;
-      try {
-        document = JSON.parse(gunzipSync(bytes).toString('utf8'));
-      } catch {
-        throw badRequest('file: not a gzip-compressed JSON document');
-      }
-      return importWorkspace(parseBackup(document), into);
-    },
   };
 }
 
-const MAP_OF: Partial<Record<TableName, keyof Omit<IdMaps, 'workspaceId'>>> = {
+const MAP_OF: Partial<Record<TableName, keyof Omit<IdMaps, 'workspaceId' | 'statuses'>>> = {
   users: 'users',
   variants: 'variants',
   variables: 'variables',

@@ -1,24 +1,66 @@
-import { type BackupRow, type IdMaps, insertRows, mapId, selectRows, updateColumn } from '../../db/backup-rows.js';
-import type { Executor } from '../../db/schema.js';
+import {
+  checkColumns,
+  isDeveloperId,
+  isInteger,
+  isNonEmpty,
+  isTime,
+  nullable,
+  rowError,
+} from '../../db/backup-check.js';
+import {
+  checkNewId,
+  type DumpSpec,
+  type IdMaps,
+  insertMapped,
+  Links,
+  type TableRestorer,
+  updateLinks,
+} from '../../db/backup-rows.js';
 
 /** Component folders as stored; parents are set once every folder has its new id. */
 const COLUMNS = ['id', 'developer_id', 'name', 'parent_id', 'created_at'];
 
-export const dumpFolders = (executor: Executor, workspaceId: number) =>
-  selectRows(executor, 'component_folders', COLUMNS, { column: 'workspace_id', in: [workspaceId] });
+export const FOLDERS_DUMP: DumpSpec = { table: 'component_folders', columns: COLUMNS, keys: ['id'] };
 
-export async function restoreFolders(trx: Executor, maps: IdMaps, rows: readonly BackupRow[]): Promise<void> {
-  const scope = { column: 'workspace_id', in: [maps.workspaceId] };
-  maps.folders = await insertRows(
-    trx,
-    'component_folders',
-    ['workspace_id', ...COLUMNS.slice(1)],
-    rows.map((r) => ({ ...r, workspace_id: maps.workspaceId, parent_id: null })),
-    { keyColumns: ['developer_id'], scope },
-  );
-  const parents = rows.flatMap((r) => {
-    const parent = mapId(maps.folders, r.parent_id);
-    return parent === null ? [] : [[maps.folders.get(Number(r.id)) as number, parent] as [number, number]];
-  });
-  await updateColumn(trx, 'component_folders', 'parent_id', parents);
+const CHECKS = {
+  id: isInteger,
+  developer_id: isDeveloperId,
+  name: isNonEmpty,
+  parent_id: nullable(isInteger),
+  created_at: isTime,
+};
+
+export function foldersRestorer(maps: IdMaps): TableRestorer {
+  const parents = new Links();
+  return {
+    async rows(trx, rows, first) {
+      rows.forEach((row, i) => {
+        checkColumns('folders', first + i, row, CHECKS);
+        checkNewId('folders', first + i, row, maps.folders);
+        parents.add(first + i, row.id, row.parent_id);
+      });
+      const mapped = rows.map((r) => ({ ...r, workspace_id: maps.workspaceId, parent_id: null }));
+      await insertMapped(
+        trx,
+        'component_folders',
+        ['workspace_id', ...COLUMNS.slice(1)],
+        mapped,
+        ['developer_id'],
+        maps.folders,
+      );
+    },
+    async finish(trx) {
+      const broken = await updateLinks(trx, 'component_folders', 'parent_id', parents, maps.folders);
+      if (broken >= 0) {
+        const row = { id: parents.rows[broken] };
+        throw rowError(
+          'folders',
+          parents.indexes[broken] as number,
+          row,
+          'parent_id',
+          `refers to folders ${parents.targets[broken]}, which the file does not hold`,
+        );
+      }
+    },
+  };
 }

@@ -1,20 +1,37 @@
-import { type BackupRow, type IdMaps, insertRows, selectRows } from '../../db/backup-rows.js';
+import { checkColumns, isInteger, isNonEmpty, isString, rowError } from '../../db/backup-check.js';
+import { type BackupRow, type IdMaps, insertRows, selectRows, type TableRestorer } from '../../db/backup-rows.js';
 import type { Executor } from '../../db/schema.js';
 
 /** The workflow as stored; a restore replaces the workflow the workspace started with. */
 const COLUMNS = ['status_key', 'name', 'position'];
 
+/** A workspace's statuses, in order: a handful, so read whole. */
 export async function dumpStatuses(executor: Executor, workspaceId: number): Promise<BackupRow[]> {
-  const rows = await selectRows(executor, 'statuses', COLUMNS, { column: 'workspace_id', in: [workspaceId] });
+  const rows = await selectRows(executor, 'statuses', COLUMNS, { column: 'workspace_id', equals: workspaceId });
   return rows.sort((a, b) => Number(a.position) - Number(b.position));
 }
 
-export async function restoreStatuses(trx: Executor, maps: IdMaps, rows: readonly BackupRow[]): Promise<void> {
-  await trx.deleteFrom('statuses').where('workspace_id', '=', maps.workspaceId).execute();
-  await insertRows(
-    trx,
-    'statuses',
-    ['workspace_id', ...COLUMNS],
-    rows.map((r) => ({ ...r, workspace_id: maps.workspaceId })),
-  );
+/** Every key the file's texts may carry is collected in `maps.statuses`. */
+export function statusesRestorer(maps: IdMaps): TableRestorer {
+  return {
+    async start(trx) {
+      await trx.deleteFrom('statuses').where('workspace_id', '=', maps.workspaceId).execute();
+    },
+    async rows(trx, rows, first) {
+      rows.forEach((row, i) => {
+        checkColumns('statuses', first + i, row, { status_key: isNonEmpty, name: isString, position: isInteger });
+        const key = String(row.status_key);
+        if (maps.statuses.has(key)) {
+          throw rowError('statuses', first + i, row, 'status_key', `'${key}' is used by an earlier status`);
+        }
+        maps.statuses.add(key);
+      });
+      await insertRows(
+        trx,
+        'statuses',
+        ['workspace_id', ...COLUMNS],
+        rows.map((r) => ({ ...r, workspace_id: maps.workspaceId })),
+      );
+    },
+  };
 }

@@ -1,19 +1,37 @@
-import { type BackupRow, type IdMaps, insertRows, selectRows } from '../../db/backup-rows.js';
-import type { Executor } from '../../db/schema.js';
+import { checkColumns, isInteger, isTime, oneOf, rowError } from '../../db/backup-check.js';
+import { checkNewId, type DumpSpec, type IdMaps, insertMapped, type TableRestorer } from '../../db/backup-rows.js';
+import { VARIABLE_TYPES, type VariableType, variableDataError, variableNameError } from './variable-data.js';
 
 /** Variables as stored (`data` is the stored JSON text), for backup and restore. */
 const COLUMNS = ['id', 'name', 'type', 'data', 'created_at'];
 
-export const dumpVariables = (executor: Executor, workspaceId: number) =>
-  selectRows(executor, 'variables', COLUMNS, { column: 'workspace_id', in: [workspaceId] });
+export const VARIABLES_DUMP: DumpSpec = { table: 'variables', columns: COLUMNS, keys: ['id'] };
 
-export async function restoreVariables(trx: Executor, maps: IdMaps, rows: readonly BackupRow[]): Promise<void> {
-  const scope = { column: 'workspace_id', in: [maps.workspaceId] };
-  maps.variables = await insertRows(
-    trx,
-    'variables',
-    ['workspace_id', ...COLUMNS.slice(1)],
-    rows.map((r) => ({ ...r, workspace_id: maps.workspaceId })),
-    { keyColumns: ['name'], scope },
-  );
+/** A variable is checked as the API checks one: its name, its type, and `data` of that type's shape. */
+export function variablesRestorer(maps: IdMaps): TableRestorer {
+  return {
+    async rows(trx, rows, first) {
+      rows.forEach((row, index) => {
+        const i = first + index;
+        checkColumns('variables', i, row, { id: isInteger, type: oneOf(VARIABLE_TYPES), created_at: isTime });
+        checkNewId('variables', i, row, maps.variables);
+        const nameProblem =
+          typeof row.name === 'string' ? variableNameError(row.name, 'name') : 'name: must be a string';
+        if (nameProblem) throw rowError('variables', i, row, 'name', nameProblem.replace(/^name:? ?/, ''));
+        let data: unknown;
+        try {
+          data = JSON.parse(String(row.data));
+        } catch {
+          throw rowError('variables', i, row, 'data', 'must be JSON text');
+        }
+        const dataProblem =
+          typeof row.data === 'string'
+            ? variableDataError(row.type as VariableType, data, 'data')
+            : 'data must be JSON text';
+        if (dataProblem) throw rowError('variables', i, row, 'data', dataProblem.replace(/^data:? ?/, ''));
+      });
+      const mapped = rows.map((r) => ({ ...r, workspace_id: maps.workspaceId }));
+      await insertMapped(trx, 'variables', ['workspace_id', ...COLUMNS.slice(1)], mapped, ['name'], maps.variables);
+    },
+  };
 }
