@@ -10,7 +10,7 @@ import { scopeOf } from '../../http/auth.js';
 import { badRequest } from '../../http/errors.js';
 import { Nullable, withErrors } from '../../http/schemas.js';
 import type { ImportsService } from './imports.service.js';
-import type { ImportReport as Report, ImportRequest } from './imports.types.js';
+import type { ImportRequest, ImportReport as Report } from './imports.types.js';
 
 /** The body; `skip` is bounded like every list a request carries (LIMIT_BATCH_ITEMS). */
 const importBody = (maxSkip: number) =>
