@@ -23,10 +23,22 @@ module.exports = {
       comment:
         'The services wiring, the server, the CLI and the HTTP layer reach a module the way other modules do: through its index.ts, *.service.ts or *.types.ts.',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/(modules/|app\\.ts$)' },
+      from: { path: '^src/', pathNot: '^src/(modules/|app\\.ts$|cli/copy/validate\\.ts$)' },
       to: {
         path: '^src/modules/[^/]+/',
         pathNot: '^src/modules/[^/]+/(index|[^/]+\\.service|[^/]+\\.types)\\.ts$',
+      },
+    },
+    {
+      name: 'copy-checks-against-the-api-schemas',
+      comment:
+        "workspace copy checks a source's records against the response schemas the routes declare (and the variables module's data rules), so it may read those; nothing else of a module.",
+      severity: 'error',
+      from: { path: '^src/cli/copy/validate\\.ts$' },
+      to: {
+        path: '^src/modules/[^/]+/',
+        pathNot:
+          '^src/modules/[^/]+/(index|[^/]+\\.service|[^/]+\\.types|[^/]+\\.schemas|[^/]+\\.routes|variable-data)\\.ts$',
       },
     },
     {
