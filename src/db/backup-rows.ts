@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { badRequest } from '../http/errors.js';
+import { type Columns, checkColumns, rowError } from './backup-check.js';
 import { bulkInsert, bulkInsertReturning } from './bulk-insert.js';
 import type { Executor } from './schema.js';
 
@@ -202,4 +203,49 @@ export function checkNewId(table: string, index: number, row: BackupRow, ids: Id
   if (ids.has(Number(row.id))) {
     throw badRequest(`file: ${table}[${index}] (id ${String(row.id)}).id: is used by an earlier row`);
   }
+}
+
+/**
+ * The restorer of a table whose rows may point at another row of the same table (a folder's
+ * parent, a project's base): every row checked and written with the link left empty, then the
+ * links set once the whole table has its new ids; a link to a row the file does not hold is
+ * refused, naming the row and the column.
+ */
+export function selfLinkedRestorer(spec: {
+  /** The table's name in the file, as messages say it. */
+  fileTable: string;
+  /** The table in the database. */
+  table: string;
+  /** The file's columns, `id` first. */
+  columns: readonly string[];
+  checks: Columns;
+  link: string;
+  ids: IdMap;
+  workspaceId: number;
+}): TableRestorer {
+  const { fileTable, table, columns, checks, link, ids, workspaceId } = spec;
+  const links = new Links();
+  return {
+    async rows(trx, rows, first) {
+      rows.forEach((row, i) => {
+        checkColumns(fileTable, first + i, row, checks);
+        checkNewId(fileTable, first + i, row, ids);
+        links.add(first + i, row.id, row[link]);
+      });
+      const mapped = rows.map((r) => ({ ...r, workspace_id: workspaceId, [link]: null }));
+      await insertMapped(trx, table, ['workspace_id', ...columns.slice(1)], mapped, ['developer_id'], ids);
+    },
+    async finish(trx) {
+      const broken = await updateLinks(trx, table, link, links, ids);
+      if (broken >= 0) {
+        throw rowError(
+          fileTable,
+          links.indexes[broken] as number,
+          { id: links.rows[broken] },
+          link,
+          `refers to ${fileTable} ${links.targets[broken]}, which the file does not hold`,
+        );
+      }
+    },
+  };
 }
