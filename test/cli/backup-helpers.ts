@@ -44,7 +44,16 @@ export function comparable(lines: readonly Line[]): Line[] {
   });
 }
 
-export async function workspaceCount(ctx: TestContext): Promise<number> {
-  const rows = await ctx.database.db.selectFrom('workspaces').select('id').execute();
+/**
+ * The workspaces whose name starts with `prefix`: the test's own source and whatever a restore of
+ * its files made. Other test files write to the same PostgreSQL database at the same time, so a
+ * count of every workspace would see their work too.
+ */
+export async function workspaceCount(ctx: TestContext, prefix: string): Promise<number> {
+  const rows = await ctx.database.db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('name', 'like', `${prefix}%`)
+    .execute();
   return rows.length;
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,9 @@ import { apiClient, createWorkspace, setupApp } from '../helpers/app.js';
 import { testDatabaseConfig } from '../helpers/database.js';
 import { comparable, copydesk, type Line, readLines, workspaceCount, writeLines } from './backup-helpers.js';
 import { seedWorkspace } from './workspace-fixture.js';
+
+/** The source workspace's name, unique to this run: restores of its files carry it. */
+const SOURCE_NAME = `Template ${randomUUID()}`;
 
 // Backups of workspaces larger than a page of rows, and files of the first format version.
 const ctx = await setupApp({ database: testDatabaseConfig() });
@@ -20,7 +24,7 @@ let fixture: Line[];
 const withoutKeys = (lines: readonly Line[]) => comparable(lines).filter((line) => line.table !== 'apiKeys');
 
 beforeAll(async () => {
-  const ws = await createWorkspace(ctx, 'Template');
+  const ws = await createWorkspace(ctx, SOURCE_NAME);
   await ctx.services.accounts.createUser({ workspaceId: ws.id, email: 'ed@example.com', name: 'Ed', role: 'viewer' });
   await seedWorkspace(ws.api, 'ed@example.com');
   const file = join(dir, 'fixture.jsonl.gz');
@@ -116,11 +120,11 @@ describe('backup and restore beyond a page of rows', () => {
     bad.tags = 'not json';
     const file = join(dir, 'bulk-bad.jsonl.gz');
     writeLines(file, lines);
-    const before = await workspaceCount(ctx);
+    const before = await workspaceCount(ctx, SOURCE_NAME);
     const refused = await copydesk(ctx, 'workspace', 'import', '--file', file);
     expect(refused.code).toBe(1);
     expect(refused.err.join('\n')).toContain(`file: texts[4321] (id ${bad.id}).tags: must be a JSON array of strings`);
-    expect(await workspaceCount(ctx)).toBe(before);
+    expect(await workspaceCount(ctx, SOURCE_NAME)).toBe(before);
   });
 
   it('refuses a link to a text the file does not hold, once every text is read', async () => {
@@ -132,12 +136,12 @@ describe('backup and restore beyond a page of rows', () => {
     item.component_id = 999_999;
     const file = join(dir, 'bulk-link.jsonl.gz');
     writeLines(file, lines);
-    const before = await workspaceCount(ctx);
+    const before = await workspaceCount(ctx, SOURCE_NAME);
     const refused = await copydesk(ctx, 'workspace', 'import', '--file', file);
     expect(refused.err.join('\n')).toMatch(
       /file: texts\[\d+\] \(id \d+\)\.component_id: refers to texts 999999, which the file does not hold/,
     );
-    expect(await workspaceCount(ctx)).toBe(before);
+    expect(await workspaceCount(ctx, SOURCE_NAME)).toBe(before);
   });
 
   it('restores a file of format version 1 (one JSON document)', async () => {
@@ -162,9 +166,9 @@ describe('backup and restore beyond a page of rows', () => {
     const bad = structuredClone(v1);
     (bad.tables.variables?.[0] as Record<string, unknown>).type = 'bogus';
     writeFileSync(file, gzipSync(JSON.stringify(bad)));
-    const before = await workspaceCount(ctx);
+    const before = await workspaceCount(ctx, SOURCE_NAME);
     const refused = await copydesk(ctx, 'workspace', 'import', '--file', file);
     expect(refused.err.join('\n')).toContain('file: variables[0] (id 1).type: must be one of');
-    expect(await workspaceCount(ctx)).toBe(before);
+    expect(await workspaceCount(ctx, SOURCE_NAME)).toBe(before);
   });
 });

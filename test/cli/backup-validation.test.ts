@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +7,9 @@ import { createWorkspace, setupApp, type Workspace } from '../helpers/app.js';
 import { testDatabaseConfig } from '../helpers/database.js';
 import { copydesk, type Line, readLines, workspaceCount, writeLines } from './backup-helpers.js';
 import { everyGet, seedWorkspace } from './workspace-fixture.js';
+
+/** The source workspace's name, unique to this run: restores of its files carry it. */
+const SOURCE_NAME = `Checked ${randomUUID()}`;
 
 // A restore checks every row of a file as the API checks what it is sent, and a file that does not
 // pass is refused with the record and field named, leaving the database as it was.
@@ -18,7 +22,7 @@ let good: Line[];
 let goodFile: string;
 
 beforeAll(async () => {
-  ws = await createWorkspace(ctx, 'Checked');
+  ws = await createWorkspace(ctx, SOURCE_NAME);
   await ctx.services.accounts.createUser({ workspaceId: ws.id, email: 'ed@example.com', name: 'Ed', role: 'viewer' });
   await seedWorkspace(ws.api, 'ed@example.com');
   goodFile = join(dir, 'good.jsonl.gz');
@@ -127,13 +131,13 @@ describe('copydesk workspace import refuses a file that does not validate', () =
   it.each(cases)('%s: names the record and field, and writes nothing', async (_name, make, message) => {
     const file = join(dir, 'corrupt.jsonl.gz');
     writeLines(file, make());
-    const before = await workspaceCount(ctx);
+    const before = await workspaceCount(ctx, SOURCE_NAME);
 
     const refused = await copydesk(ctx, 'workspace', 'import', '--file', file);
     expect(refused.code).toBe(1);
     expect(refused.err.join('\n')).toContain(message);
     // No new workspace: it is created in the restore's own transaction.
-    expect(await workspaceCount(ctx)).toBe(before);
+    expect(await workspaceCount(ctx, SOURCE_NAME)).toBe(before);
 
     // Into an empty workspace: it keeps its workflow and built-in style guide.
     const empty = await createWorkspace(ctx, 'Empty');
@@ -157,7 +161,7 @@ describe('copydesk workspace import refuses a file that does not validate', () =
   });
 
   it('refuses a file cut short, a line that is not JSON and a header that is not a workspace', async () => {
-    const before = await workspaceCount(ctx);
+    const before = await workspaceCount(ctx, SOURCE_NAME);
     const bytes = readFileSync(goodFile);
     const cut = join(dir, 'cut.jsonl.gz');
     writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length / 2)));
@@ -174,6 +178,6 @@ describe('copydesk workspace import refuses a file that does not validate', () =
     writeLines(nameless, [{ ...good[0], workspace: { ...good[0]?.workspace, name: '' } }, ...good.slice(1)]);
     const noName = await copydesk(ctx, 'workspace', 'import', '--file', nameless);
     expect(noName.err.join('\n')).toContain('file: workspace.name: must be a string that is not empty');
-    expect(await workspaceCount(ctx)).toBe(before);
+    expect(await workspaceCount(ctx, SOURCE_NAME)).toBe(before);
   });
 });

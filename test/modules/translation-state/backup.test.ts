@@ -69,10 +69,14 @@ describe('translation states in a backup', () => {
     expect(after.find((r: any) => r.id === 'b' && r.variantId === null).translationStates).toEqual({ fr: 'outdated' });
 
     // The same file without the versions, as a backup from before they were kept.
-    const doc = JSON.parse(gunzipSync(readFileSync(file)).toString('utf8'));
-    for (const row of [...doc.tables.texts, ...doc.tables.textVariants]) delete row.text_version;
-    const old = join(dir, 'old.json.gz');
-    writeFileSync(old, gzipSync(JSON.stringify(doc)));
+    const lines = gunzipSync(readFileSync(file))
+      .toString('utf8')
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line));
+    for (const line of lines) if (line.table === 'texts' || line.table === 'textVariants') delete line.row.text_version;
+    const old = join(dir, 'old.jsonl.gz');
+    writeFileSync(old, gzipSync(`${lines.map((line) => JSON.stringify(line)).join('\n')}\n`));
     const oldCopy = await restore(old);
     const states = (await oldCopy.get(statesUrl)).body.map((r: any) => r.translationStates ?? r.translationState);
     expect(states).toEqual([{ fr: 'upToDate' }, 'upToDate', { fr: 'upToDate' }, 'upToDate', { fr: 'missing' }]);
