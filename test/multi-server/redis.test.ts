@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { tempSqlitePath } from '../helpers/database.js';
 import { operatorOn, startServerProcess, workspaceWithKey } from '../helpers/server-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 // Rate limits shared through Redis by two server processes. Needs a Redis server: TEST_REDIS_URL,
 // by default the local one; without one these tests are skipped, except on CI.
@@ -38,6 +39,15 @@ describe.skipIf(!process.env.CI && !(await redisAnswers()))(
         RATE_LIMIT_KEYLESS_PER_MINUTE: '3',
       };
       const [a, b] = await Promise.all([startServerProcess(env), startServerProcess(env)]);
+      // Until a server's Redis client is connected its limits are its own (Redis is never waited
+      // for), so the shared budget is counted from the moment both say Redis is ok.
+      for (const server of [a, b]) {
+        await waitFor(
+          async () => JSON.parse((await server.call(null, 'GET', '/readyz')).text).redis === 'ok',
+          'both servers connected to Redis',
+          { everyMs: 50 },
+        );
+      }
 
       const keyed = [a, b, a, b].map((server) => () => server.call(key, 'GET', '/v2/statuses'));
       for (const ask of keyed) expect((await ask()).status).toBe(200);
