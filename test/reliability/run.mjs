@@ -16,6 +16,8 @@ const SHORT_SCENARIOS = [
   'test/reliability/deep-nesting.reliability.ts',
   'test/reliability/sign-in.reliability.ts',
   'test/reliability/small-defects.reliability.ts',
+  'test/reliability/corrupt-restore.reliability.ts',
+  'test/reliability/hostile-copy-source.reliability.ts',
 ];
 
 const args = process.argv.slice(2);
