@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
-import { apiClient, createWorkspace, setupApp, type TestContext } from '../helpers/app.js';
+import { apiClient, createWorkspace, setupApp } from '../helpers/app.js';
 import { tempSqlitePath, testDatabaseConfig } from '../helpers/database.js';
+import { copydesk } from './backup-helpers.js';
 import { everyGet, legacyGets, seedWorkspace, withoutReadTime } from './workspace-fixture.js';
 
 // The backup is written from a SQLite server and restored into this suite's database: PostgreSQL
@@ -14,20 +14,6 @@ const source = await setupApp({ database: { kind: 'sqlite', path: tempSqlitePath
 const target = await setupApp({ database: testDatabaseConfig() });
 const dir = mkdtempSync(join(tmpdir(), 'copydesk-backup-files-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const urlOf = (ctx: TestContext) =>
-  ctx.config.database.kind === 'sqlite' ? ctx.config.database.path : String(process.env.DATABASE_URL);
-
-async function copydesk(ctx: TestContext, ...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, {
-    out: (t) => out.push(t),
-    err: (t) => err.push(t),
-    env: { DATABASE_URL: urlOf(ctx) },
-  });
-  return { code, out, err, json: () => JSON.parse(out.join('\n')) };
-}
 
 /** The file's lines without what differs between two exports of one workspace by design. */
 function contentOf(file: string) {
