@@ -236,6 +236,16 @@ export function selfLinkedRestorer(spec: {
       await insertMapped(trx, table, ['workspace_id', ...columns.slice(1)], mapped, ['developer_id'], ids);
     },
     async finish(trx) {
+      const looped = firstInCycle(links);
+      if (looped >= 0) {
+        throw rowError(
+          fileTable,
+          links.indexes[looped] as number,
+          { id: links.rows[looped] },
+          link,
+          `leads back to this row through ${fileTable} ${links.targets[looped]}: a ${fileTable} row cannot be its own ancestor`,
+        );
+      }
       const broken = await updateLinks(trx, table, link, links, ids);
       if (broken >= 0) {
         throw rowError(
@@ -248,4 +258,31 @@ export function selfLinkedRestorer(spec: {
       }
     },
   };
+}
+
+/**
+ * The index (in `links`) of a row whose chain of links comes back to a row already on the chain,
+ * or -1: a folder that is its own ancestor, a project that is its own base. Each row is walked
+ * once (rows proven to end are remembered), so this is linear in the number of links.
+ */
+export function firstInCycle(links: Links): number {
+  const next = new Map<number, number>();
+  const at = new Map<number, number>();
+  links.rows.forEach((row, i) => {
+    next.set(row, links.targets[i] as number);
+    at.set(row, i);
+  });
+  const done = new Set<number>();
+  for (const start of links.rows) {
+    if (done.has(start)) continue;
+    const path = new Set<number>();
+    let row: number | undefined = start;
+    while (row !== undefined && !done.has(row)) {
+      if (path.has(row)) return at.get(row) as number;
+      path.add(row);
+      row = next.get(row);
+    }
+    for (const seen of path) done.add(seen);
+  }
+  return -1;
 }

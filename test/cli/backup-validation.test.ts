@@ -105,6 +105,24 @@ const cases: Array<[string, () => Line[], string]> = [
     'file: textVariants[0].variant_id: refers to variants 99, which the file does not hold',
   ],
   [
+    'a folder that is its own parent',
+    () => corrupt('folders', (f) => (f.parent_id = f.id)),
+    'file: folders[0] (id 1).parent_id: leads back to this row through folders 1',
+  ],
+  [
+    'two folders each the parent of the other',
+    () => {
+      const lines = structuredClone(good);
+      const folders = lines.filter((l) => l.table === 'folders').map((l) => l.row as Record<string, any>);
+      const [a, b] = folders;
+      if (!a || !b) throw new Error('the fixture has fewer than two folders');
+      a.parent_id = b.id;
+      b.parent_id = a.id;
+      return lines;
+    },
+    'a folders row cannot be its own ancestor',
+  ],
+  [
     'a developer ID the API refuses',
     () => corrupt('texts', (t) => (t.developer_id = 'has spaces')),
     'file: texts[0] (id 1).developer_id: must be a developer ID',
