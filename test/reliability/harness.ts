@@ -121,7 +121,7 @@ export async function stopServer(server: ServerProcess, signal: NodeJS.Signals =
 
 /** Polls /healthz every `everyMs` until stopped: how long each answer took, and any failure. */
 export function watchHealth(base: string, everyMs = 50) {
-  const latencies: number[] = [];
+  const durations: number[] = [];
   const failures: string[] = [];
   let running = true;
   const loop = (async () => {
@@ -134,7 +134,7 @@ export function watchHealth(base: string, everyMs = 50) {
       } catch (error) {
         failures.push((error as Error).message);
       }
-      latencies.push(performance.now() - started);
+      durations.push(performance.now() - started);
       await new Promise((r) => setTimeout(r, everyMs));
     }
   })();
@@ -142,9 +142,8 @@ export function watchHealth(base: string, everyMs = 50) {
     async stop() {
       running = false;
       await loop;
-      const sorted = [...latencies].sort((a, b) => a - b);
-      const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
-      return { checks: latencies.length, failures, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1) };
+      const { count, ...percentiles } = latencies(durations);
+      return { checks: count, failures, ...percentiles };
     },
   };
 }
