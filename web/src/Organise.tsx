@@ -1,4 +1,4 @@
-import { type ReactNode, useEffect, useState } from 'react';
+import { type ComponentProps, type ReactNode, useEffect, useState } from 'react';
 import { api } from './api';
 import { type Field, FormDialog } from './Dialog';
 import type { Text } from './model';
@@ -76,34 +76,28 @@ function RenameButton({
   ) => Promise<void>;
 }) {
   return (
-    <button
-      type="button"
-      onClick={() =>
-        o.show(
-          <FormDialog
-            title={`Rename ${what} ${name}`}
-            submitLabel="Save"
-            fields={[
-              { name: 'name', label: 'Name', value: name, required: true },
-              { name: 'developerId', label: 'Developer ID', value: id, required: true },
-              ...extra,
-            ]}
-            onSubmit={async (v) => {
-              const newId = String(v.developerId);
-              const update = {
-                developerId: id,
-                name: String(v.name),
-                ...(newId !== id ? { newDeveloperId: newId } : {}),
-              };
-              await save(v, update, newId);
-            }}
-            onClose={o.close}
-          />,
-        )
-      }
-    >
-      Rename
-    </button>
+    <DialogButton
+      o={o}
+      label="Rename"
+      dialog={() => ({
+        title: `Rename ${what} ${name}`,
+        submitLabel: 'Save',
+        fields: [
+          { name: 'name', label: 'Name', value: name, required: true },
+          { name: 'developerId', label: 'Developer ID', value: id, required: true },
+          ...extra,
+        ],
+        onSubmit: async (v) => {
+          const newId = String(v.developerId);
+          const update = {
+            developerId: id,
+            name: String(v.name),
+            ...(newId !== id ? { newDeveloperId: newId } : {}),
+          };
+          await save(v, update, newId);
+        },
+      })}
+    />
   );
 }
 
@@ -124,73 +118,109 @@ function confirmDelete(o: Organise, what: string, detail: string, run: () => Pro
   );
 }
 
+/** What a form dialog is given, but for `onClose` (the dialog closes through `o.close`). */
+type DialogProps = Omit<ComponentProps<typeof FormDialog>, 'onClose'>;
+
+/** A button that opens a form dialog; the dialog is made when the button is clicked. */
+function DialogButton({
+  o,
+  label,
+  className,
+  dialog,
+}: {
+  o: Organise;
+  label: string;
+  className?: string;
+  dialog: () => DialogProps;
+}) {
+  return (
+    <button type="button" className={className} onClick={() => o.show(<FormDialog {...dialog()} onClose={o.close} />)}>
+      {label}
+    </button>
+  );
+}
+
+/** A button that shows a dialog of its own (a move, whose choices are read when it opens). */
+function ShowButton({ o, label, dialog }: { o: Organise; label: string; dialog: () => ReactNode }) {
+  return (
+    <button type="button" onClick={() => o.show(dialog())}>
+      {label}
+    </button>
+  );
+}
+
+/** "Delete", asking first (`confirmDelete`). */
+function DeleteButton({
+  o,
+  what,
+  detail,
+  run,
+}: {
+  o: Organise;
+  what: string;
+  detail: string;
+  run: () => Promise<void>;
+}) {
+  return (
+    <button type="button" onClick={() => confirmDelete(o, what, detail, run)}>
+      Delete
+    </button>
+  );
+}
+
 /** "New project" in the sidebar. */
 export function NewProjectButton({ o }: { o: Organise }) {
   const offer = useToast().offer;
   return (
-    <button
-      type="button"
+    <DialogButton
+      o={o}
+      label="New project"
       className="new"
-      onClick={() =>
-        o.show(
-          <FormDialog
-            title="New project"
-            submitLabel="Create project"
-            fields={[
-              { name: 'name', label: 'Name', required: true },
-              { name: 'developerId', label: 'Developer ID (optional)', hint: 'Made from the name when empty' },
-              { name: 'developerMode', label: 'Developer mode (the old v0/v1 APIs can reach it)', type: 'checkbox' },
-            ]}
-            onSubmit={async (v) => {
-              const { data, revision } = await write<{ developerIds: string[] }>('POST', 'projects', {
-                projects: [
-                  { name: v.name, developerId: optional(v.developerId), developerMode: v.developerMode === true },
-                ],
-              });
-              offer(`Created project ${v.name}`, revision);
-              o.data.reload();
-              o.go(projectUrl(data.developerIds[0] ?? ''));
-            }}
-            onClose={o.close}
-          />,
-        )
-      }
-    >
-      New project
-    </button>
+      dialog={() => ({
+        title: 'New project',
+        submitLabel: 'Create project',
+        fields: [
+          { name: 'name', label: 'Name', required: true },
+          { name: 'developerId', label: 'Developer ID (optional)', hint: 'Made from the name when empty' },
+          { name: 'developerMode', label: 'Developer mode (the old v0/v1 APIs can reach it)', type: 'checkbox' },
+        ],
+        onSubmit: async (v) => {
+          const { data, revision } = await write<{ developerIds: string[] }>('POST', 'projects', {
+            projects: [{ name: v.name, developerId: optional(v.developerId), developerMode: v.developerMode === true }],
+          });
+          offer(`Created project ${v.name}`, revision);
+          o.data.reload();
+          o.go(projectUrl(data.developerIds[0] ?? ''));
+        },
+      })}
+    />
   );
 }
 
 export function NewTextButton({ o, projectId, blockId }: { o: Organise; projectId: string; blockId: string | null }) {
   const offer = useToast().offer;
   return (
-    <button
-      type="button"
-      onClick={() =>
-        o.show(
-          <FormDialog
-            title="New text"
-            submitLabel="Create text"
-            fields={[
-              { name: 'text', label: 'Text', required: true },
-              { name: 'developerId', label: 'Developer ID (optional)', hint: 'Made from the first words when empty' },
-            ]}
-            onSubmit={async (v) => {
-              const { data, revision } = await write<{ developerIds: string[] }>('POST', 'textItems', {
-                projectId,
-                textItems: [{ text: v.text, developerId: optional(v.developerId), ...(blockId ? { blockId } : {}) }],
-              });
-              offer(`Created text ${data.developerIds[0]}`, revision);
-              await o.refresh();
-              o.go(textUrl(projectId, data.developerIds[0] ?? ''));
-            }}
-            onClose={o.close}
-          />,
-        )
-      }
-    >
-      New text
-    </button>
+    <DialogButton
+      o={o}
+      label="New text"
+      dialog={() => ({
+        title: 'New text',
+        submitLabel: 'Create text',
+        fields: [
+          { name: 'text', label: 'Text', required: true },
+          { name: 'developerId', label: 'Developer ID (optional)', hint: 'Made from the first words when empty' },
+        ],
+        onSubmit: async (v) => {
+          const { data, revision } = await write<{ developerIds: string[] }>('POST', 'textItems', {
+            projectId,
+            textItems: [{ text: v.text, developerId: optional(v.developerId), ...(blockId ? { blockId } : {}) }],
+          });
+          offer(`Created text ${data.developerIds[0]}`, revision);
+          await o.refresh();
+          o.go(textUrl(projectId, data.developerIds[0] ?? ''));
+        },
+      })}
+    />
   );
 }
 
@@ -205,33 +235,27 @@ export function ProjectTools({ o, projectId, canEdit }: { o: Organise; projectId
   return (
     <Toolbar label="Project">
       <NewTextButton o={o} projectId={projectId} blockId={null} />
-      <button
-        type="button"
-        onClick={() =>
-          o.show(
-            <FormDialog
-              title="New block"
-              submitLabel="Create block"
-              fields={[
-                { name: 'name', label: 'Name', required: true },
-                { name: 'developerId', label: 'Developer ID (optional)' },
-              ]}
-              onSubmit={async (v) => {
-                const { data, revision } = await write<{ developerIds: string[] }>('POST', 'projectBlocks', {
-                  projectId,
-                  blocks: [{ name: v.name, developerId: optional(v.developerId) }],
-                });
-                offer(`Created block ${v.name}`, revision);
-                await o.refresh();
-                o.go(blockUrl(projectId, data.developerIds[0] ?? ''));
-              }}
-              onClose={o.close}
-            />,
-          )
-        }
-      >
-        New block
-      </button>
+      <DialogButton
+        o={o}
+        label="New block"
+        dialog={() => ({
+          title: 'New block',
+          submitLabel: 'Create block',
+          fields: [
+            { name: 'name', label: 'Name', required: true },
+            { name: 'developerId', label: 'Developer ID (optional)' },
+          ],
+          onSubmit: async (v) => {
+            const { data, revision } = await write<{ developerIds: string[] }>('POST', 'projectBlocks', {
+              projectId,
+              blocks: [{ name: v.name, developerId: optional(v.developerId) }],
+            });
+            offer(`Created block ${v.name}`, revision);
+            await o.refresh();
+            o.go(blockUrl(projectId, data.developerIds[0] ?? ''));
+          },
+        })}
+      />
       <RenameButton
         o={o}
         what="project"
@@ -254,19 +278,17 @@ export function ProjectTools({ o, projectId, canEdit }: { o: Organise; projectId
           if (newId !== projectId) o.go(projectUrl(newId));
         }}
       />
-      <button
-        type="button"
-        onClick={() =>
-          confirmDelete(o, `project ${name}`, 'Its blocks and text items are deleted with it.', async () => {
-            const { revision } = await write('DELETE', 'projects', { developerIds: [projectId] });
-            offer(`Deleted project ${name}`, revision);
-            o.data.reload();
-            o.go('/');
-          })
-        }
-      >
-        Delete
-      </button>
+      <DeleteButton
+        o={o}
+        what={`project ${name}`}
+        detail={'Its blocks and text items are deleted with it.'}
+        run={async () => {
+          const { revision } = await write('DELETE', 'projects', { developerIds: [projectId] });
+          offer(`Deleted project ${name}`, revision);
+          o.data.reload();
+          o.go('/');
+        }}
+      />
     </Toolbar>
   );
 }
@@ -299,19 +321,17 @@ export function BlockTools({
           if (newId !== block.id) o.go(blockUrl(projectId, newId));
         }}
       />
-      <button
-        type="button"
-        onClick={() =>
-          confirmDelete(o, `block ${block.name}`, 'Its texts stay in the project, outside any block.', async () => {
-            const { revision } = await write('DELETE', 'projectBlocks', { projectId, developerIds: [block.id] });
-            offer(`Deleted block ${block.name}`, revision);
-            await o.refresh();
-            o.go(projectUrl(projectId));
-          })
-        }
-      >
-        Delete
-      </button>
+      <DeleteButton
+        o={o}
+        what={`block ${block.name}`}
+        detail={'Its texts stay in the project, outside any block.'}
+        run={async () => {
+          const { revision } = await write('DELETE', 'projectBlocks', { projectId, developerIds: [block.id] });
+          offer(`Deleted block ${block.name}`, revision);
+          await o.refresh();
+          o.go(projectUrl(projectId));
+        }}
+      />
     </Toolbar>
   );
 }
@@ -322,42 +342,40 @@ function withFolder(folders: WorkspaceData['folders'], id: string | null) {
   return id && !options.some((f) => f.id === id) ? [...options, { id, name: id }] : options;
 }
 
-function newFolderDialog(o: Organise, parentId: string | null, offer: ReturnType<typeof useToast>['offer']) {
-  o.show(
-    <FormDialog
-      title="New folder"
-      submitLabel="Create folder"
-      fields={[
-        { name: 'name', label: 'Name', required: true },
-        { name: 'developerId', label: 'Developer ID (optional)' },
-        {
-          name: 'parentId',
-          label: 'Inside',
-          type: 'select',
-          value: parentId ?? '',
-          options: withFolder(o.data.folders, parentId),
-        },
-      ]}
-      onSubmit={async (v) => {
-        const { data, revision } = await write<{ developerIds: string[] }>('POST', 'componentFolders', {
-          folders: [{ name: v.name, developerId: optional(v.developerId), parentId: optional(v.parentId) ?? null }],
-        });
-        offer(`Created folder ${v.name}`, revision);
-        o.data.reload();
-        o.go(folderUrl(data.developerIds[0] ?? null));
-      }}
-      onClose={o.close}
-    />,
-  );
+/** The "New folder" dialog, inside `parentId` unless the writer chooses another folder. */
+function newFolderDialog(
+  o: Organise,
+  parentId: string | null,
+  offer: ReturnType<typeof useToast>['offer'],
+): DialogProps {
+  return {
+    title: 'New folder',
+    submitLabel: 'Create folder',
+    fields: [
+      { name: 'name', label: 'Name', required: true },
+      { name: 'developerId', label: 'Developer ID (optional)' },
+      {
+        name: 'parentId',
+        label: 'Inside',
+        type: 'select',
+        value: parentId ?? '',
+        options: withFolder(o.data.folders, parentId),
+      },
+    ],
+    onSubmit: async (v) => {
+      const { data, revision } = await write<{ developerIds: string[] }>('POST', 'componentFolders', {
+        folders: [{ name: v.name, developerId: optional(v.developerId), parentId: optional(v.parentId) ?? null }],
+      });
+      offer(`Created folder ${v.name}`, revision);
+      o.data.reload();
+      o.go(folderUrl(data.developerIds[0] ?? null));
+    },
+  };
 }
 
 export function NewFolderButton({ o, parentId }: { o: Organise; parentId: string | null }) {
   const offer = useToast().offer;
-  return (
-    <button type="button" className="new" onClick={() => newFolderDialog(o, parentId, offer)}>
-      New folder
-    </button>
-  );
+  return <DialogButton o={o} label="New folder" className="new" dialog={() => newFolderDialog(o, parentId, offer)} />;
 }
 
 /** A folder's actions (the root has only "New component"), above its list. */
@@ -367,33 +385,27 @@ export function FolderTools({ o, folderId, canEdit }: { o: Organise; folderId: s
   const folder = o.data.folders.find((f) => f.id === folderId);
   return (
     <Toolbar label="Folder">
-      <button
-        type="button"
-        onClick={() =>
-          o.show(
-            <FormDialog
-              title="New component"
-              submitLabel="Create component"
-              fields={[
-                { name: 'name', label: 'Name', required: true },
-                { name: 'text', label: 'Text', required: true },
-                { name: 'developerId', label: 'Developer ID (optional)' },
-              ]}
-              onSubmit={async (v) => {
-                const { data, revision } = await write<{ developerIds: string[] }>('POST', 'components', {
-                  components: [{ name: v.name, text: v.text, developerId: optional(v.developerId), folderId }],
-                });
-                offer(`Created component ${v.name}`, revision);
-                await o.refresh();
-                o.go(componentUrl(data.developerIds[0] ?? ''));
-              }}
-              onClose={o.close}
-            />,
-          )
-        }
-      >
-        New component
-      </button>
+      <DialogButton
+        o={o}
+        label="New component"
+        dialog={() => ({
+          title: 'New component',
+          submitLabel: 'Create component',
+          fields: [
+            { name: 'name', label: 'Name', required: true },
+            { name: 'text', label: 'Text', required: true },
+            { name: 'developerId', label: 'Developer ID (optional)' },
+          ],
+          onSubmit: async (v) => {
+            const { data, revision } = await write<{ developerIds: string[] }>('POST', 'components', {
+              components: [{ name: v.name, text: v.text, developerId: optional(v.developerId), folderId }],
+            });
+            offer(`Created component ${v.name}`, revision);
+            await o.refresh();
+            o.go(componentUrl(data.developerIds[0] ?? ''));
+          },
+        })}
+      />
       {folder && (
         <>
           <RenameButton
@@ -408,60 +420,45 @@ export function FolderTools({ o, folderId, canEdit }: { o: Organise; folderId: s
               if (newId !== folder.id) o.go(folderUrl(newId));
             }}
           />
-          <button
-            type="button"
-            onClick={() =>
-              o.show(
-                <FormDialog
-                  title={`Move folder ${folder.name}`}
-                  submitLabel="Move"
-                  fields={[
-                    {
-                      name: 'parentId',
-                      label: 'Into',
-                      type: 'select',
-                      value: folder.parentId ?? '',
-                      options: folderOptions(o.data.folders, folder.id),
-                    },
-                  ]}
-                  onSubmit={async (v) => {
-                    const { revision } = await write('PATCH', 'componentFolders', {
-                      updates: [{ developerId: folder.id, parentId: optional(v.parentId) ?? null }],
-                    });
-                    offer(`Moved folder ${folder.name}`, revision);
-                    o.data.reload();
-                  }}
-                  onClose={o.close}
-                />,
-              )
-            }
-          >
-            Move
-          </button>
-          <button
-            type="button"
-            onClick={() =>
-              confirmDelete(
-                o,
-                `folder ${folder.name}`,
-                'Its components and folders move to the folder above it (or the library root).',
-                async () => {
-                  const { revision } = await write('DELETE', 'componentFolders', { developerIds: [folder.id] });
-                  offer(`Deleted folder ${folder.name}`, revision);
-                  o.data.reload();
-                  await o.refresh();
-                  o.go(folderUrl(folder.parentId));
+          <DialogButton
+            o={o}
+            label="Move"
+            dialog={() => ({
+              title: `Move folder ${folder.name}`,
+              submitLabel: 'Move',
+              fields: [
+                {
+                  name: 'parentId',
+                  label: 'Into',
+                  type: 'select',
+                  value: folder.parentId ?? '',
+                  options: folderOptions(o.data.folders, folder.id),
                 },
-              )
-            }
-          >
-            Delete
-          </button>
+              ],
+              onSubmit: async (v) => {
+                const { revision } = await write('PATCH', 'componentFolders', {
+                  updates: [{ developerId: folder.id, parentId: optional(v.parentId) ?? null }],
+                });
+                offer(`Moved folder ${folder.name}`, revision);
+                o.data.reload();
+              },
+            })}
+          />
+          <DeleteButton
+            o={o}
+            what={`folder ${folder.name}`}
+            detail={'Its components and folders move to the folder above it (or the library root).'}
+            run={async () => {
+              const { revision } = await write('DELETE', 'componentFolders', { developerIds: [folder.id] });
+              offer(`Deleted folder ${folder.name}`, revision);
+              o.data.reload();
+              await o.refresh();
+              o.go(folderUrl(folder.parentId));
+            }}
+          />
         </>
       )}
-      <button type="button" onClick={() => newFolderDialog(o, folderId, offer)}>
-        New folder
-      </button>
+      <DialogButton o={o} label="New folder" dialog={() => newFolderDialog(o, folderId, offer)} />
     </Toolbar>
   );
 }
@@ -594,72 +591,56 @@ export function TextTools({
   const blockId = blocks.find((b) => b.name === text.blockName)?.id ?? null;
   return (
     <Toolbar label="Text">
-      <button
-        type="button"
-        onClick={() =>
-          o.show(
-            <FormDialog
-              title={`Duplicate ${id}`}
-              submitLabel="Duplicate"
-              fields={[{ name: 'developerId', label: 'Developer ID of the copy', value: `${id}-copy`, required: true }]}
-              onSubmit={async (v) => {
-                const { data, revision } = await write<{ developerIds: string[] }>('POST', 'textItems', {
-                  projectId,
-                  richText: 'html',
-                  textItems: [copyOf(text, String(v.developerId), blockId)],
-                });
-                offer(`Duplicated ${id}`, revision);
-                await o.refresh();
-                o.go(textUrl(projectId, data.developerIds[0] ?? ''));
-              }}
-              onClose={o.close}
-            />,
-          )
-        }
-      >
-        Duplicate
-      </button>
-      <button type="button" onClick={() => o.show(<MoveTextsDialog o={o} projectId={projectId} ids={[id]} />)}>
-        Move
-      </button>
-      <button
-        type="button"
-        onClick={() =>
-          o.show(
-            <FormDialog
-              title={`Change the developer ID of ${id}`}
-              submitLabel="Save"
-              fields={[{ name: 'developerId', label: 'Developer ID', value: id, required: true }]}
-              onSubmit={async (v) => {
-                const newId = String(v.developerId);
-                if (newId === id) return;
-                const { revision } = await write('PATCH', 'textItems', {
-                  updates: [{ developerId: id, newDeveloperId: newId }],
-                });
-                offer(`Renamed ${id} to ${newId}`, revision);
-                await o.refresh();
-                o.go(textUrl(projectId, newId));
-              }}
-              onClose={o.close}
-            />,
-          )
-        }
-      >
-        Rename
-      </button>
-      <button
-        type="button"
-        onClick={() =>
-          confirmDelete(o, id, `“${text.base.text}” and its variants are deleted.`, async () => {
-            const { revision } = await write('DELETE', 'textItems', { developerIds: [id] });
-            offer(`Deleted ${id}`, revision);
+      <DialogButton
+        o={o}
+        label="Duplicate"
+        dialog={() => ({
+          title: `Duplicate ${id}`,
+          submitLabel: 'Duplicate',
+          fields: [{ name: 'developerId', label: 'Developer ID of the copy', value: `${id}-copy`, required: true }],
+          onSubmit: async (v) => {
+            const { data, revision } = await write<{ developerIds: string[] }>('POST', 'textItems', {
+              projectId,
+              richText: 'html',
+              textItems: [copyOf(text, String(v.developerId), blockId)],
+            });
+            offer(`Duplicated ${id}`, revision);
             await o.refresh();
-            o.go(projectUrl(projectId));
-          })
-        }
-      >
-        Delete
-      </button>
+            o.go(textUrl(projectId, data.developerIds[0] ?? ''));
+          },
+        })}
+      />
+      <ShowButton o={o} label="Move" dialog={() => <MoveTextsDialog o={o} projectId={projectId} ids={[id]} />} />
+      <DialogButton
+        o={o}
+        label="Rename"
+        dialog={() => ({
+          title: `Change the developer ID of ${id}`,
+          submitLabel: 'Save',
+          fields: [{ name: 'developerId', label: 'Developer ID', value: id, required: true }],
+          onSubmit: async (v) => {
+            const newId = String(v.developerId);
+            if (newId === id) return;
+            const { revision } = await write('PATCH', 'textItems', {
+              updates: [{ developerId: id, newDeveloperId: newId }],
+            });
+            offer(`Renamed ${id} to ${newId}`, revision);
+            await o.refresh();
+            o.go(textUrl(projectId, newId));
+          },
+        })}
+      />
+      <DeleteButton
+        o={o}
+        what={id}
+        detail={`“${text.base.text}” and its variants are deleted.`}
+        run={async () => {
+          const { revision } = await write('DELETE', 'textItems', { developerIds: [id] });
+          offer(`Deleted ${id}`, revision);
+          await o.refresh();
+          o.go(projectUrl(projectId));
+        }}
+      />
     </Toolbar>
   );
 }
@@ -683,22 +664,18 @@ export function ComponentTools({ o, text, canEdit }: { o: Organise; text: Text; 
           if (newId !== id) o.go(componentUrl(newId));
         }}
       />
-      <button type="button" onClick={() => o.show(<MoveComponentsDialog o={o} ids={[id]} />)}>
-        Move
-      </button>
-      <button
-        type="button"
-        onClick={() =>
-          confirmDelete(o, `component ${text.name ?? id}`, 'It leaves the library; you can undo this.', async () => {
-            const { revision } = await write('DELETE', 'components', { developerIds: [id] });
-            offer(`Deleted component ${text.name ?? id}`, revision);
-            await o.refresh();
-            o.go(folderUrl(text.folderId));
-          })
-        }
-      >
-        Delete
-      </button>
+      <ShowButton o={o} label="Move" dialog={() => <MoveComponentsDialog o={o} ids={[id]} />} />
+      <DeleteButton
+        o={o}
+        what={`component ${text.name ?? id}`}
+        detail={'It leaves the library; you can undo this.'}
+        run={async () => {
+          const { revision } = await write('DELETE', 'components', { developerIds: [id] });
+          offer(`Deleted component ${text.name ?? id}`, revision);
+          await o.refresh();
+          o.go(folderUrl(text.folderId));
+        }}
+      />
     </Toolbar>
   );
 }
