@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, setupApp } from '../../helpers/app.js';
 import { driver, post, seed } from './helpers.js';
@@ -115,5 +116,15 @@ describe('Ditto.swift bytes', () => {
     const legacy = { components: true, projects: ['beta', 'alpha'] };
     const v1 = await answer(clashing.key, '/v1/ios/swift-driver', legacy, `token ${clashing.key}`);
     await expect(summary(v1)).toMatchFileSnapshot('./golden/pages-v1.txt');
+    // Streamed and compressed as it flows when the client takes gzip: the same bytes once inflated.
+    const gzipped = await ctx.app.inject({
+      method: 'POST',
+      url: '/v2/cli/swiftDriver',
+      headers: { authorization: clashing.key, 'accept-encoding': 'gzip' },
+      payload: {},
+    });
+    expect(gzipped.statusCode).toBe(200);
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.rawPayload).toString('utf8') === cli).toBe(true);
   });
 });
