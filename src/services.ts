@@ -177,7 +177,7 @@ export function createServices(
     requireWorkspace: workspace.get,
   });
   const legacy = createLegacyService(
-    { db, projects, texts, folders, blocks, statuses, variants, variables, workspace, components },
+    { db, projects, texts, folders, blocks, statuses, variants, variables, workspace, components, snapshot },
     options.limits ?? loadConfig({}).limits,
   );
 

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import type { OpenSnapshot } from '../../db/snapshot.js';
 import { badRequest, forbidden } from '../../http/errors.js';
+import { bodyOf } from '../../shared/chunked-body.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import type { WorkspaceService } from '../accounts/workspace.service.js';
 import { type FoldersService, folderNotFound, ROOT_FOLDER_ID } from '../folders/folders.service.js';
@@ -10,7 +11,6 @@ import { type ProjectRef, type ProjectsService, projectNotFound } from '../proje
 import type { StatusesService } from '../statuses/statuses.service.js';
 import type { TextEntity, TextKey, TextQuery, TextsReader } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
-import { bodyOf } from './swift-driver.body.js';
 import {
   dedupeName,
   legacyFolderPredicate,

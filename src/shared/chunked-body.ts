@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 const WHOLE_BYTES = 64 * 1024;
 
 /**
- * The answer from its chunks: bytes when it ends within `WHOLE_BYTES`, else a stream that
+ * An answer written in chunks as it is read (the Swift driver, the v0/v1 component fetches): bytes when it ends within `WHOLE_BYTES`, else a stream that
  * takes the next chunk as the client reads (the chunks are generated, page by page, only as the
  * socket drains). `done` runs exactly once, when the chunks are finished, failed or abandoned (a
  * client gone mid-answer).
