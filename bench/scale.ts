@@ -502,6 +502,24 @@ await measure('GET /v2/components/export json_icu (fr)', () =>
   http('GET', '/v2/components/export?format=json_icu&variantId=fr'),
 );
 await measure('POST /v2/cli/swiftDriver {}', () => http('POST', '/v2/cli/swiftDriver', {}));
+// The deprecated v0/v1 reads (docs/legacy-api.md), the large ones: the whole library, every
+// project, one project, the variants of every project. They reach only projects with developer
+// mode on, which the seed leaves off: it is switched on first (one write, not measured).
+const legacyCalls = ONLY.length === 0 || ONLY.some((part) => 'legacy'.includes(part) || part.includes('legacy'));
+if (legacyCalls) {
+  await json('PATCH', '/v2/projects', {
+    updates: Array.from({ length: PROJECTS }, (_, p) => ({ developerId: projectId(p), developerMode: true })),
+  }).catch((error) => problems.push(`legacy: developer mode not switched on: ${String(error)}`));
+}
+await measure('legacy GET /v1/components (structured)', () => http('GET', '/v1/components?format=structured'));
+await measure('legacy GET /components (v0, flat, fr)', () => http('GET', '/components?format=flat&variant=fr'));
+await measure('legacy GET /projects (v0, every project, full)', () => http('GET', '/projects?format=full'));
+await measure('legacy GET /v1/projects/:id (one project, full)', () =>
+  http('GET', `/v1/projects/${projectId(1)}?format=full`),
+);
+await measure('legacy GET /v1/variants (projectIds of every project)', () =>
+  http('GET', `/v1/variants?${Array.from({ length: PROJECTS }, (_, p) => `projectIds[]=${projectId(p)}`).join('&')}`),
+);
 await measure('GET /v2/search (rare: "box 605")', () => http('GET', `/v2/search?q=${encodeURIComponent('box 605')}`));
 await measure('GET /v2/search (common: "message")', () => http('GET', '/v2/search?q=message'));
 await measure('GET /v2/history (first page)', () => http('GET', '/v2/history'));

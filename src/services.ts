@@ -177,7 +177,7 @@ export function createServices(
     requireWorkspace: workspace.get,
   });
   const legacy = createLegacyService(
-    { db, projects, texts, folders, blocks, statuses, variants, variables, workspace, components },
+    { db, projects, texts, folders, blocks, statuses, variants, variables, workspace, components, snapshot },
     options.limits ?? loadConfig({}).limits,
   );
 
@@ -189,6 +189,8 @@ export function createServices(
     folders,
     statuses,
     workspace,
+    // The driver reads its keys, then its texts, from one snapshot (docs/swift-driver.md).
+    snapshot,
   });
   // Restoring history writes through the services that own each kind of record.
   const restore = createRestoreService({

@@ -1,5 +1,6 @@
 import { describeVariable } from '../../formats/legacy/index.js';
-import type { TextSelection } from '../texts/index.js';
+import { nextTurn } from '../../shared/next-turn.js';
+import type { TextQuery, TextSelection } from '../texts/index.js';
 import { LIBRARY_ID, LIBRARY_NAME, type Reach, requireSources } from './legacy.access.js';
 import type { LegacyReadDeps, Reader } from './legacy.read.js';
 
@@ -24,27 +25,18 @@ export function createLegacyLists(deps: LegacyReadDeps, reach: (workspaceId: num
         const sources = requireSources(await reach(reader.workspaceId), projectIds);
         const projects = sources.flatMap((s) => (s.kind === 'project' ? [s.project.developerId] : []));
         const used = new Set<number>();
-        const collect = (selection: TextSelection) => {
-          for (const entity of selection.entities) {
-            for (const value of selection.select(entity)?.variants ?? []) used.add(value.variantId);
+        // Read page by page (a turn of the event loop between pages), keeping only the variant ids.
+        const collect = async (query: TextQuery) => {
+          for await (const page of await deps.texts.pages(db, reader.workspaceId, query)) {
+            for (const entity of page.entities) {
+              for (const value of (page as TextSelection).select(entity)?.variants ?? []) used.add(value.variantId);
+            }
+            await nextTurn();
           }
         };
-        if (projects.length > 0) {
-          collect(
-            await deps.texts.select(reader.workspaceId, reader.revision, {
-              kind: 'text_item',
-              filter: { projects, variants: ['all'] },
-            }),
-          );
-        }
-        if (sources.some((s) => s.kind === 'library')) {
-          collect(
-            await deps.texts.select(reader.workspaceId, reader.revision, {
-              kind: 'component',
-              filter: { variants: ['all'] },
-            }),
-          );
-        }
+        if (projects.length > 0) await collect({ kind: 'text_item', filter: { projects, variants: ['all'] } });
+        if (sources.some((s) => s.kind === 'library'))
+          await collect({ kind: 'component', filter: { variants: ['all'] } });
         shown = variants.filter((v) => used.has(v.id));
       }
       return shown.map((v) => ({ apiID: v.developer_id, name: v.name, description: v.description }));

@@ -1,7 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Database, VariantRow } from '../../db/schema.js';
+import type { Database, Executor, VariantRow } from '../../db/schema.js';
+import type { OpenSnapshot } from '../../db/snapshot.js';
 import type { LegacyText } from '../../formats/legacy/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
+import { bodyOf } from '../../shared/chunked-body.js';
+import { nextTurn } from '../../shared/next-turn.js';
 import type { WorkspaceService } from '../accounts/workspace.service.js';
 import type { BlocksService } from '../blocks/blocks.service.js';
 import { buildDocument } from '../exports/exports.service.js';
@@ -31,18 +34,24 @@ import {
 import { createLegacyLists } from './legacy.lists.js';
 import { legacySelection, legacyTexts } from './legacy.records.js';
 import { embedded, exportOptions, type LegacyBody, renderBody } from './legacy.render.js';
+import { bodyEnds, memberJson, WRITTEN_FORMATS, writableKey } from './legacy.written.js';
 
 export interface LegacyReadDeps {
   db: Kysely<Database>;
   projects: Pick<ProjectsService, 'listProjectRefs'>;
-  texts: Pick<TextsReader, 'select'>;
+  texts: Pick<TextsReader, 'select' | 'pages' | 'keys'>;
   folders: Pick<FoldersService, 'loadFolderTree'>;
   blocks: Pick<BlocksService, 'loadBlocks'>;
   statuses: Pick<StatusesService, 'keys'>;
   variants: Pick<VariantsService, 'listVariants'>;
   variables: Pick<VariablesService, 'listVariables'>;
   workspace: Pick<WorkspaceService, 'get'>;
+  /** Consistent reads over many queries, for the fetches written page by page; none: the shared connection. */
+  snapshot?: OpenSnapshot;
 }
+
+/** Bytes of JSON gathered before they are handed on. */
+const CHUNK_BYTES = 64 * 1024;
 
 /** Who reads: the key's workspace and the content revision it was authenticated at (the texts reader keys its reads on it). */
 export interface Reader {
@@ -134,7 +143,78 @@ export function createLegacyReader(deps: LegacyReadDeps) {
     return body(params, context, selection, keep, extra, { ...header, library: false });
   }
 
-  async function componentsBody(reader: Reader, scope: ComponentScope, params: FetchParams, context: Context) {
+  /**
+   * A component fetch in `flat`, `structured` or `full`, written page by page from one snapshot
+   * as the client reads (never the whole selection in memory); null when one of the selected
+   * developer IDs would put the whole body's keys in another order (`writableKey`), found by a
+   * first pass over the keys: the body is then built whole.
+   */
+  async function writtenComponents(
+    reader: Reader,
+    filter: ParsedFilter,
+    params: FetchParams,
+    context: Context,
+    extra: (entity: TextEntity) => Pick<LegacyText, 'component' | 'block'>,
+  ): Promise<LegacyBody | null> {
+    const snapshot = deps.snapshot ? await deps.snapshot() : { db, close: async () => {} };
+    try {
+      const query = { kind: 'component' as const, filter };
+      let writable = true;
+      for await (const keys of await deps.texts.keys(snapshot.db, reader.workspaceId, query)) {
+        // Leaving the loop ends the pages (and a PostgreSQL cursor) before the snapshot closes.
+        writable = keys.every((key) => writableKey(params.format, key.developerId));
+        if (!writable) break;
+        await nextTurn();
+      }
+      if (!writable) {
+        await snapshot.close();
+        return null;
+      }
+      const chunks = writeComponents(snapshot.db, reader.workspaceId, query, params, context, extra);
+      return { written: await bodyOf(chunks, () => snapshot.close()) };
+    } catch (error) {
+      await snapshot.close();
+      throw error;
+    }
+  }
+
+  async function* writeComponents(
+    executor: Executor,
+    workspaceId: number,
+    query: { kind: 'component'; filter: ParsedFilter },
+    params: FetchParams,
+    context: Context,
+    extra: (entity: TextEntity) => Pick<LegacyText, 'component' | 'block'>,
+  ): AsyncGenerator<Buffer> {
+    const { variant, variables, locale } = context;
+    const ends = bodyEnds(params.format, { id: LIBRARY_ID, name: LIBRARY_NAME, exportedAt: new Date().toISOString() });
+    const rules = { variantId: variant?.id ?? null, status: params.status };
+    let out = ends.open;
+    let first = true;
+    for await (const page of await deps.texts.pages(executor, workspaceId, query)) {
+      const legacy = legacySelection(page as TextSelection, rules);
+      const document = buildDocument(legacy, variant, variables, locale, exportOptions(params.format));
+      for (const text of legacyTexts(legacy, document, extra)) {
+        out += first ? '' : ',';
+        out += memberJson(params.format, text, params.richText);
+        first = false;
+      }
+      if (out.length >= CHUNK_BYTES) {
+        yield Buffer.from(out);
+        out = '';
+      }
+      await nextTurn();
+    }
+    yield Buffer.from(out + ends.close);
+  }
+
+  async function componentsBody(
+    reader: Reader,
+    scope: ComponentScope,
+    params: FetchParams,
+    context: Context,
+    written = false,
+  ) {
     const tree = await deps.folders.loadFolderTree(db, reader.workspaceId);
     const filter: ParsedFilter = { ...context.filter };
     let keep: ((entity: TextEntity) => boolean) | undefined;
@@ -153,11 +233,15 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       );
       keep = (entity) => used.has(entity.id);
     }
-    const selection = await deps.texts.select(reader.workspaceId, reader.revision, { kind: 'component', filter });
     const extra = (entity: TextEntity) => {
       const { name, folderId } = entity as Component;
       return { component: { name, folder: tree.developerIdOf(folderId) } };
     };
+    if (written && keep === undefined && WRITTEN_FORMATS.has(params.format)) {
+      const body = await writtenComponents(reader, filter, params, context, extra);
+      if (body) return body;
+    }
+    const selection = await deps.texts.select(reader.workspaceId, reader.revision, { kind: 'component', filter });
     return body(params, context, selection, keep, extra, { id: LIBRARY_ID, name: LIBRARY_NAME, library: true });
   }
 
@@ -169,7 +253,7 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       const access = await reach(reader.workspaceId);
       const [source] = requireSources(access, [developerId]);
       const context = await fetchContext(reader, params, access.baseLanguage);
-      if (source?.kind !== 'project') return componentsBody(reader, { kind: 'all' }, params, context);
+      if (source?.kind !== 'project') return componentsBody(reader, { kind: 'all' }, params, context, true);
       const { project } = source;
       return projectBody(reader, project.id, { id: project.developerId, name: project.name }, params, context);
     },
@@ -205,7 +289,7 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       if (!access.library) throw libraryOff();
       const context = await fetchContext(reader, params, access.baseLanguage);
       // The library under its project-list id: all of its components.
-      return componentsBody(reader, source?.kind === 'library' ? { kind: 'all' } : scope, params, context);
+      return componentsBody(reader, source?.kind === 'library' ? { kind: 'all' } : scope, params, context, true);
     },
   };
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { exporters } from '../../formats/index.js';
 import {
   type FullHeader,
@@ -11,8 +12,11 @@ import {
 import type { ExportDocument, ExportOptions, FormatName } from '../../formats/types.js';
 import type { LegacyFormat } from './legacy.schemas.js';
 
-/** A fetch's answer: a JSON value, or a file in another format (XML, `.strings`). */
-export type LegacyBody = { json: unknown } | { file: string; contentType: string };
+/**
+ * A fetch's answer: a JSON value, a file in another format (XML, `.strings`), or JSON already
+ * written (`written`: the bytes, or the chunks of a large body, streamed as they are written).
+ */
+export type LegacyBody = { json: unknown } | { file: string; contentType: string } | { written: Buffer | Readable };
 
 /** The formats that are v2 exports under another name: the same files, from the same exporters. */
 const EXPORTED: Partial<Record<LegacyFormat, FormatName>> = {
@@ -69,5 +73,6 @@ export function renderBody(input: RenderInput): LegacyBody {
   }
 }
 
-/** The value a body takes inside the `projects` map of GET /projects. */
-export const embedded = (body: LegacyBody): unknown => ('json' in body ? body.json : body.file);
+/** The value a body takes inside the `projects` map of GET /projects (never a written one). */
+export const embedded = (body: LegacyBody): unknown =>
+  'json' in body ? body.json : 'file' in body ? body.file : undefined;

@@ -1,7 +1,10 @@
+import { pipeline, Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { principalOf } from '../../http/auth.js';
+import { compressStream, negotiateEncoding } from '../../http/cache/encoding.js';
 import { withErrors } from '../../http/schemas.js';
 import { swiftDriverSchemas } from './swift-driver.schemas.js';
 import type { SwiftDriverService } from './swift-driver.service.js';
@@ -12,6 +15,24 @@ export interface SwiftDriverOptions {
 }
 
 const TEXT_PLAIN = 'text/plain; charset=utf-8';
+
+/**
+ * Sends the file: bytes as they are (compressed on the way out like any answer), a large file as
+ * the stream it is written as, compressed as it flows when the client takes it.
+ */
+function sendFile(request: FastifyRequest, reply: FastifyReply, file: Buffer | Readable) {
+  reply.type(TEXT_PLAIN);
+  if (!(file instanceof Readable)) return reply.send(file as never);
+  const encoding = negotiateEncoding(request.headers['accept-encoding']);
+  if (!encoding) return reply.send(file as never);
+  const compressed = compressStream(encoding);
+  // A failure on either side (a client gone) ends both, so the reading stops and its snapshot closes.
+  pipeline(file, compressed, () => {});
+  return reply
+    .header('content-encoding', encoding)
+    .header('vary', 'Accept-Encoding')
+    .send(compressed as never);
+}
 
 const SwiftFile = Type.String({
   description: '`Ditto.swift`: the Swift source of a `Ditto` struct with one accessor per key (docs/swift-driver.md)',
@@ -36,8 +57,7 @@ export const swiftDriverRoutes: FastifyPluginAsyncTypebox<SwiftDriverOptions> = 
     },
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
-      const file = await driver.forCli(workspaceId, revision, request.body);
-      return reply.type(TEXT_PLAIN).send(Buffer.concat(file) as never);
+      return sendFile(request, reply, await driver.forCli(workspaceId, revision, request.body));
     },
   );
 };
@@ -63,7 +83,7 @@ export const legacySwiftDriverRoutes: FastifyPluginAsyncTypebox<SwiftDriverOptio
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
       const file = await driver.forLegacy(workspaceId, revision, request.body, options.limits.filterIds);
-      return reply.type(TEXT_PLAIN).send(Buffer.concat(file) as never);
+      return sendFile(request, reply, file);
     },
   );
 };

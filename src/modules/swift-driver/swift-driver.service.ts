@@ -1,12 +1,15 @@
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
+import type { OpenSnapshot } from '../../db/snapshot.js';
 import { badRequest, forbidden } from '../../http/errors.js';
+import { bodyOf } from '../../shared/chunked-body.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import type { WorkspaceService } from '../accounts/workspace.service.js';
 import { type FoldersService, folderNotFound, ROOT_FOLDER_ID } from '../folders/folders.service.js';
 import { type ProjectRef, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
-import type { Component, TextItem, TextsReader } from '../texts/index.js';
+import type { TextEntity, TextKey, TextQuery, TextsReader } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
 import {
   dedupeName,
@@ -16,51 +19,40 @@ import {
   parseLegacyComponents,
   parseLegacyProjects,
 } from './swift-driver.legacy.js';
-import {
-  type DriverEntry,
-  type DriverTable,
-  driverEntry,
-  indexVariables,
-  type ParsedFilter,
-  type TextEntity,
-  type TextSelection,
-  type VariableIndex,
-} from './swift-driver.model.js';
+import { driverEntry, indexVariables, type ParsedFilter, type VariableIndex } from './swift-driver.model.js';
 import type { CliDriverBody, LegacyDriverBody } from './swift-driver.schemas.js';
-import { swiftDriverPieces } from './swift-source.js';
+import { AccessorNames } from './swift-names.js';
+import { accessorSource, FILE_END, fileStart, naturalName, tableStart } from './swift-source.js';
 
 export interface SwiftDriverDeps {
   db: Kysely<Database>;
-  texts: Pick<TextsReader, 'select' | 'pages'>;
+  texts: Pick<TextsReader, 'pages' | 'keys'>;
   variables: Pick<VariablesService, 'listVariables'>;
   projects: Pick<ProjectsService, 'listProjectRefs'>;
   folders: Pick<FoldersService, 'loadFolderTree'>;
   statuses: Pick<StatusesService, 'keys'>;
   /** Whether the v1 API may reach the component library (a workspace setting). */
   workspace: Pick<WorkspaceService, 'libraryReachable'>;
+  /** Consistent reads over many queries (the key passes and the pages agree); none: the shared connection. */
+  snapshot?: OpenSnapshot;
 }
 
 /** Both clients name the component library's files `components.strings` / `.stringsdict`. */
 export const COMPONENTS_TABLE = 'components';
 
-/** A project's text items go to the table its files are named after. */
-interface ProjectTable {
-  ref: ProjectRef;
-  table: string;
-}
+/** Source gathered before it is handed on as one chunk. */
+const CHUNK_BYTES = 64 * 1024;
 
-/**
- * The texts a query keeps, read page by page (the event loop gets a turn between pages, instead
- * of waiting for one query of the whole library).
- */
-async function selected<T extends TextEntity>(pages: Promise<AsyncIterable<TextSelection<T>>>): Promise<T[]> {
-  const out: T[] = [];
-  for await (const { entities, select } of await pages) {
-    for (const entity of entities) if (select(entity) !== null) out.push(entity);
-    await nextTurn();
-  }
-  return out;
-}
+/** Accessors rendered between two turns of the event loop, within a page. */
+const ENTRIES_PER_TURN = 250;
+
+/** A key's place in the file: its table and developer ID (unique within a table). */
+const keyOf = (table: number, developerId: string) => `${table}:${developerId}`;
+
+const keyFields = (entity: TextEntity): Pick<TextKey, 'folderId' | 'componentId'> => ({
+  folderId: entity.kind === 'component' ? entity.folderId : null,
+  componentId: entity.kind === 'text_item' ? entity.componentId : null,
+});
 
 /** The projects a body names, in its order: an unknown id (or a base's) is a 400 naming the element. */
 function namedProjects(refs: readonly ProjectRef[], ids: readonly string[]): ProjectRef[] {
@@ -72,41 +64,13 @@ function namedProjects(refs: readonly ProjectRef[], ids: readonly string[]): Pro
   });
 }
 
-/** The accessors of some texts, with a turn of the event loop after every thousand. */
-async function entriesOf(texts: readonly TextEntity[], index: VariableIndex): Promise<DriverEntry[]> {
-  const out: DriverEntry[] = [];
-  for (const [i, text] of texts.entries()) {
-    out.push(driverEntry(text, index));
-    if ((i + 1) % 1000 === 0) await nextTurn();
-  }
-  return out;
-}
-
-async function componentsTable(components: readonly Component[], index: VariableIndex): Promise<DriverTable> {
-  return { name: COMPONENTS_TABLE, title: 'Components', entries: await entriesOf(components, index) };
-}
-
-/** One table per project, in the given order, holding its items in the order given (by developer ID). */
-async function projectTables(
-  items: readonly TextItem[],
-  projects: readonly ProjectTable[],
-  index: VariableIndex,
-): Promise<DriverTable[]> {
-  const byProject = new Map<number, TextItem[]>();
-  for (const item of items) {
-    const list = byProject.get(item.projectId);
-    if (list) list.push(item);
-    else byProject.set(item.projectId, [item]);
-  }
-  const tables: DriverTable[] = [];
-  for (const { ref, table } of projects) {
-    tables.push({
-      name: table,
-      title: `Project ${ref.name} (${ref.developerId})`,
-      entries: await entriesOf(byProject.get(ref.id) ?? [], index),
-    });
-  }
-  return tables;
+/** One table of the file: its name and title, the query of its keys, and what the query leaves to the driver. */
+interface TableSource {
+  name: string;
+  title: string;
+  query: TextQuery;
+  /** The keys the table keeps among those the query selects (a v1 folder rule, no instances). */
+  keep?: (key: Pick<TextKey, 'folderId' | 'componentId'>) => boolean;
 }
 
 const byDeveloperId = (a: ProjectRef, b: ProjectRef) =>
@@ -114,7 +78,87 @@ const byDeveloperId = (a: ProjectRef, b: ProjectRef) =>
 
 export function createSwiftDriverService(deps: SwiftDriverDeps) {
   const { db } = deps;
-  const variables = async (workspaceId: number) => indexVariables(await deps.variables.listVariables(db, workspaceId));
+  const openSnapshot = deps.snapshot ?? (async () => ({ db, close: async () => {} }));
+
+  /**
+   * The file of some tables, read from one snapshot: the keys first (the accessor names depend on
+   * every key), then the texts page by page, written as they are read. Every query is resolved
+   * before the answer starts, so a bad reference is an error status, never a cut file.
+   */
+  async function driverFile(workspaceId: number, tables: readonly TableSource[], notes: readonly string[]) {
+    const snapshot = await openSnapshot();
+    try {
+      const index = indexVariables(await deps.variables.listVariables(snapshot.db, workspaceId));
+      const names = await accessorNames(snapshot.db, workspaceId, tables);
+      const chunks = writeFile(snapshot.db, workspaceId, tables, notes, names, index);
+      return await bodyOf(chunks, () => snapshot.close());
+    } catch (error) {
+      await snapshot.close();
+      throw error;
+    }
+  }
+
+  /** Every key of the tables, in file order (a page at a time, a turn of the event loop between pages). */
+  async function eachKey(
+    executor: Executor,
+    workspaceId: number,
+    tables: readonly TableSource[],
+    visit: (table: number, key: TextKey) => void,
+  ): Promise<void> {
+    for (const [t, table] of tables.entries()) {
+      for await (const page of await deps.texts.keys(executor, workspaceId, table.query)) {
+        for (const key of page) if (!table.keep || table.keep(key)) visit(t, key);
+        await nextTurn();
+      }
+    }
+  }
+
+  /** The accessor names: one pass over the keys, and a second only when some may clash (swift-names.ts). */
+  async function accessorNames(executor: Executor, workspaceId: number, tables: readonly TableSource[]) {
+    const names = new AccessorNames();
+    await eachKey(executor, workspaceId, tables, (_t, key) => names.add(naturalName(key.developerId)));
+    if (names.endFirstPass()) {
+      await eachKey(executor, workspaceId, tables, (t, key) =>
+        names.observe(keyOf(t, key.developerId), naturalName(key.developerId)),
+      );
+      names.resolve();
+    }
+    return names;
+  }
+
+  /** The file's text in chunks of about `CHUNK_BYTES`, read page by page as the chunks are taken. */
+  async function* writeFile(
+    executor: Executor,
+    workspaceId: number,
+    tables: readonly TableSource[],
+    notes: readonly string[],
+    names: AccessorNames,
+    index: VariableIndex,
+  ): AsyncGenerator<Buffer> {
+    let out = fileStart(
+      tables.map((t) => t.name),
+      notes,
+    );
+    for (const [t, table] of tables.entries()) {
+      out += tableStart(table);
+      for await (const { entities, select } of await deps.texts.pages(executor, workspaceId, table.query)) {
+        for (const [i, entity] of entities.entries()) {
+          if (select(entity) === null || (table.keep && !table.keep(keyFields(entity)))) continue;
+          const natural = naturalName(entity.developerId);
+          const name = names.nameOf(keyOf(t, entity.developerId), natural);
+          out += accessorSource(driverEntry(entity, index), table.name, name);
+          if (out.length >= CHUNK_BYTES) {
+            yield Buffer.from(out);
+            out = '';
+          }
+          // A page of PostgreSQL's is 1,000 texts: a turn inside it too.
+          if ((i + 1) % ENTRIES_PER_TURN === 0) await nextTurn();
+        }
+        await nextTurn();
+      }
+    }
+    yield Buffer.from(out + FILE_END);
+  }
 
   /**
    * POST /v2/cli/swiftDriver: the components of the listed folders (all without a list) and the
@@ -122,12 +166,11 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
    * filters' statuses, tags and integrated flag. A project's table is its developer ID, the name
    * 5.x gives its files.
    */
-  async function forCli(workspaceId: number, _revision: number, body: CliDriverBody): Promise<Buffer[]> {
-    const [refs, tree, statuses, index] = await Promise.all([
+  async function forCli(workspaceId: number, _revision: number, body: CliDriverBody): Promise<Buffer | Readable> {
+    const [refs, tree, statuses] = await Promise.all([
       deps.projects.listProjectRefs(db, workspaceId),
       deps.folders.loadFolderTree(db, workspaceId),
       deps.statuses.keys(db, workspaceId),
-      variables(workspaceId),
     ]);
     const folders = (body.components?.folders ?? []).map((folder, i) => {
       if (folder.id !== ROOT_FOLDER_ID && !tree.byDeveloperId(folder.id)) {
@@ -152,42 +195,43 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
     if (body.statuses?.length) filter.statuses = body.statuses;
     if (body.tags?.values.length) filter.tags = { values: body.tags.values, operator: body.tags.operator ?? 'OR' };
     if (body.integrated !== undefined) filter.integrated = body.integrated;
-    const [components, items] = await Promise.all([
-      selected(
-        deps.texts.pages(db, workspaceId, {
+    const tables: TableSource[] = [
+      {
+        name: COMPONENTS_TABLE,
+        title: 'Components',
+        query: {
           kind: 'component',
           filter: folders.length > 0 ? { ...filter, folders } : filter,
           allVariantValues: true,
+        },
+      },
+      // One table per project, each read on its own in developer-ID order.
+      ...projects.map(
+        (ref): TableSource => ({
+          name: ref.developerId,
+          title: `Project ${ref.name} (${ref.developerId})`,
+          query: { kind: 'text_item', filter: { ...filter, projects: [ref.developerId] }, allVariantValues: true },
         }),
       ),
-      projects.length === 0
-        ? []
-        : selected(
-            deps.texts.pages(db, workspaceId, {
-              kind: 'text_item',
-              filter: { ...filter, projects: projects.map((p) => p.developerId) },
-              allVariantValues: true,
-            }),
-          ),
-    ]);
-    const tables = projects.map((ref) => ({ ref, table: ref.developerId }));
-    return swiftDriverPieces({
-      tables: [await componentsTable(components, index), ...(await projectTables(items, tables, index))],
-      notes: [],
-    });
+    ];
+    return driverFile(workspaceId, tables, []);
   }
 
   /**
    * POST /v1/ios/swift-driver: the sources of a 4.x config. Its projects must have developer mode
    * on, as every v1 read requires; their tables are named from the file names the client sends.
    */
-  async function forLegacy(workspaceId: number, _revision: number, body: LegacyDriverBody, maxIds: number) {
+  async function forLegacy(
+    workspaceId: number,
+    _revision: number,
+    body: LegacyDriverBody,
+    maxIds: number,
+  ): Promise<Buffer | Readable> {
     const wanted = parseLegacyProjects(body.projects ?? []);
     const components = parseLegacyComponents(body.components, maxIds);
-    const [refs, tree, index] = await Promise.all([
+    const [refs, tree] = await Promise.all([
       deps.projects.listProjectRefs(db, workspaceId),
       deps.folders.loadFolderTree(db, workspaceId),
-      variables(workspaceId),
     ]);
     const named = namedProjects(
       refs,
@@ -211,42 +255,28 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
     // The client names each project's files once, in config order, deduplicating repeated names.
     const taken = new Set<string>();
     const projects = [...new Map(named.map((ref, i) => [ref.id, { ref, wanted: wanted[i]! }])).values()].map(
-      ({ ref, wanted: { fileName, excludeComponents } }) => {
+      ({ ref, wanted: { fileName, excludeComponents } }): TableSource => {
         if (fileName !== null) taken.add(fileName);
         const name = fileName ?? dedupeName(ref.name, taken);
-        return { ref, table: legacyTableName(name), excludeComponents };
+        return {
+          name: legacyTableName(name),
+          title: `Project ${ref.name} (${ref.developerId})`,
+          query: { kind: 'text_item', filter: { projects: [ref.developerId] }, allVariantValues: true },
+          ...(excludeComponents && { keep: (key) => key.componentId === null }),
+        };
       },
     );
-    const [library, items] = await Promise.all([
-      inFolder
-        ? selected(deps.texts.pages(db, workspaceId, { kind: 'component', filter: {}, allVariantValues: true }))
-        : [],
-      projects.length === 0
-        ? []
-        : selected(
-            deps.texts.pages(db, workspaceId, {
-              kind: 'text_item',
-              filter: { projects: projects.map((p) => p.ref.developerId) },
-              allVariantValues: true,
-            }),
-          ),
-    ]);
-    const withoutInstances = new Set(projects.filter((p) => p.excludeComponents).map((p) => p.ref.id));
-    const kept = items.filter((item) => item.componentId === null || !withoutInstances.has(item.projectId));
-    return swiftDriverPieces({
-      tables: [
-        ...(inFolder
-          ? [
-              await componentsTable(
-                library.filter((c) => inFolder(c.folderId)),
-                index,
-              ),
-            ]
-          : []),
-        ...(await projectTables(kept, projects, index)),
-      ],
-      notes: localeNotes(body.localeByVariantId),
-    });
+    const library: TableSource[] = inFolder
+      ? [
+          {
+            name: COMPONENTS_TABLE,
+            title: 'Components',
+            query: { kind: 'component', filter: {}, allVariantValues: true },
+            keep: (key) => inFolder(key.folderId),
+          },
+        ]
+      : [];
+    return driverFile(workspaceId, [...library, ...projects], localeNotes(body.localeByVariantId));
   }
 
   return { forCli, forLegacy };

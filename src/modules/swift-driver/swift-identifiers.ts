@@ -101,6 +101,10 @@ export function camelCaseIdentifier(developerId: string): string {
   return /^[0-9]/.test(joined) ? `_${joined}` : joined;
 }
 
+/** A name as it is when nothing clashes with it: with a `_` suffix when Swift (or `reserved`) reserves it. */
+export const naturalIdentifier = (name: string, reserved: ReadonlySet<string>): string =>
+  SWIFT_RESERVED_WORDS.has(name) || reserved.has(name) ? `${name}_` : name;
+
 /**
  * Unique names for `wanted`, in order: a name Swift reserves (or one in `reserved`) gets a `_`
  * suffix; a name already given gets the first free number from 2 on (`title2`). A number never
@@ -108,8 +112,7 @@ export function camelCaseIdentifier(developerId: string): string {
  * unless they clash with it.
  */
 export function uniqueIdentifiers(wanted: readonly string[], reserved: ReadonlySet<string> = new Set()): string[] {
-  const free = (name: string) => (SWIFT_RESERVED_WORDS.has(name) || reserved.has(name) ? `${name}_` : name);
-  const natural = wanted.map(free);
+  const natural = wanted.map((name) => naturalIdentifier(name, reserved));
   const claimed = new Set(natural);
   const given = new Set<string>();
   return natural.map((name) => {

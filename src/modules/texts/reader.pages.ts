@@ -6,6 +6,7 @@ import { type ReadBasis, selectedContainers, sqlSelection, type TextsReaderDeps 
 import {
   compareDeveloperIds,
   containerTexts,
+  keyPages,
   type SqlSelection,
   selectionPages,
   stampDigests,
@@ -17,6 +18,7 @@ import type {
   StampedSelection,
   TextEntity,
   TextItem,
+  TextKey,
   TextQuery,
   TextSelection,
 } from './texts.types.js';
@@ -126,6 +128,50 @@ export function storedPages(executor: Executor, workspaceId: number, read: Paged
     }
   }
   return projects();
+}
+
+/**
+ * The keys of the texts a read selects, page by page in developer-ID order: the same texts as
+ * `readPages` (the filter's parts that SQL does not apply, tags and the exempt items of bases,
+ * are applied to the narrow columns read), none of their content.
+ */
+export async function readKeys(
+  deps: TextsReaderDeps,
+  executor: Executor,
+  workspaceId: number,
+  query: TextQuery,
+  basis: ReadBasis,
+): Promise<AsyncIterable<TextKey[]>> {
+  const read = await resolvePaged(deps, executor, workspaceId, query, basis);
+  if (read.projectOrder) throw new Error('keys are read in developer-ID order only');
+  async function* pages(): AsyncGenerator<TextKey[]> {
+    for await (const rows of keyPages(executor, workspaceId, read.selection)) {
+      const keys: TextKey[] = [];
+      for (const row of rows) {
+        // What `select` looks at: the text's place, flags, tags and workflow; no variant values.
+        const entity = {
+          kind: row.kind,
+          developerId: row.developer_id,
+          folderId: row.folder_id,
+          projectId: row.project_id,
+          integrated: Number(row.integrated) === 1,
+          tags: row.tags === '[]' ? [] : (JSON.parse(row.tags) as string[]),
+          status: row.status,
+          assigneeId: row.assignee_id,
+          variants: [],
+        } as unknown as TextEntity;
+        if (read.select(entity) === null) continue;
+        keys.push({
+          developerId: row.developer_id,
+          folderId: row.folder_id,
+          projectId: row.project_id,
+          componentId: row.component_id,
+        });
+      }
+      yield keys;
+    }
+  }
+  return pages();
 }
 
 /**

@@ -181,6 +181,38 @@ async function* orderedPages<R extends Ordered>(
   }
 }
 
+/** The columns that say whether a text is selected, beside its keys (`keyPages`). */
+export interface KeyRow extends Ordered {
+  kind: TextKind;
+  folder_id: number | null;
+  project_id: number | null;
+  component_id: number | null;
+  integrated: number;
+  tags: string;
+  status: string;
+  assignee_id: number | null;
+}
+
+/**
+ * The selected texts page by page in developer-ID order (as `selectionPages`), each as the
+ * narrow columns a filter looks at: no text, no values. A pass over a large selection's keys.
+ */
+export function keyPages(db: Executor, workspaceId: number, s: SqlSelection, pageSize = PAGE_SIZE) {
+  const select = (q: SelectQueryBuilder<Database, 'texts', object>) =>
+    q.select([
+      'texts.developer_id',
+      'texts.kind',
+      'texts.folder_id',
+      'texts.project_id',
+      'texts.component_id',
+      'texts.integrated',
+      'texts.tags',
+      'texts.status',
+      'texts.assignee_id',
+    ]);
+  return orderedPages<KeyRow>(db, workspaceId, s, select as never, pageSize);
+}
+
 interface StampRow extends Ordered {
   id: number | string;
   revision: number | string;

@@ -2,7 +2,7 @@ import type { Executor } from '../../db/schema.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import { selectRecords } from './filter.js';
 import { type ReadBasis, readComponents, readTextItems, type TextsReaderDeps } from './reader.kinds.js';
-import { readPages, readStamps } from './reader.pages.js';
+import { readKeys, readPages, readStamps } from './reader.pages.js';
 import { listBody, recordChunks } from './reader.records.js';
 import { type RecordContext, serializeRecords } from './records.js';
 import { SelectionCache } from './selection-cache.js';
@@ -143,6 +143,10 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
     async pages<K extends TextKind>(executor: Executor, workspaceId: number, query: TextQuery<K>) {
       const pages = await readPages(deps, executor, workspaceId, query, await basis(workspaceId, executor));
       return pages as AsyncIterable<TextSelection<TextOfKind<K>>>;
+    },
+
+    async keys<K extends TextKind>(executor: Executor, workspaceId: number, query: TextQuery<K>) {
+      return readKeys(deps, executor, workspaceId, query, await basis(workspaceId, executor));
     },
 
     async stamps<K extends TextKind>(executor: Executor, workspaceId: number, query: TextQuery<K>) {

@@ -162,6 +162,21 @@ export interface TextStamp {
 }
 
 /**
+ * A selected text as its key only (`TextsReader.keys`): what a reader that first needs every key
+ * of a large selection (the Swift driver's accessor names) holds, and the places a caller may
+ * narrow the selection by.
+ */
+export interface TextKey {
+  developerId: string;
+  /** Components: the folder's row id (null: the library root). */
+  folderId: number | null;
+  /** Text items: the project's or base's row id. */
+  projectId: number | null;
+  /** Text items: the component a linked instance reads through from. */
+  componentId: number | null;
+}
+
+/**
  * Developer IDs from `lo` to `hi` in code-unit order, both included when `inclusive`, both left
  * out otherwise (the keys between two others).
  */
@@ -232,6 +247,16 @@ export interface TextsReader {
     workspaceId: number,
     query: TextQuery<K>,
   ): Promise<AsyncIterable<TextSelection<TextOfKind<K>>>>;
+  /**
+   * The keys of the texts a query selects (the same texts as `pages`, in the same order), page by
+   * page, through `executor`; resolved first as `pages` is. Reads a few narrow columns, no text
+   * and no values: much less than `pages` for a pass over a whole selection.
+   */
+  keys<K extends TextKind>(
+    executor: Executor,
+    workspaceId: number,
+    query: TextQuery<K>,
+  ): Promise<AsyncIterable<TextKey[]>>;
   /**
    * The texts a query selects as stamps, page by page in response order, through `executor`;
    * resolved first as `pages` is. Null when which records a text gives depends on more than SQL

@@ -6,6 +6,8 @@ import {
 } from '../../../src/modules/swift-driver/swift-driver.legacy.js';
 import { camelCaseIdentifier, uniqueIdentifiers } from '../../../src/modules/swift-driver/swift-identifiers.js';
 import { commentText } from '../../../src/modules/swift-driver/swift-literals.js';
+import { AccessorNames } from '../../../src/modules/swift-driver/swift-names.js';
+import { naturalName } from '../../../src/modules/swift-driver/swift-source.js';
 
 /** Swift's reserved words, from the language reference, listed here apart from the generator's own list. */
 const RESERVED = (
@@ -102,5 +104,48 @@ describe('v1 component sources', () => {
     [null, [null, 2], [null, 2]],
   ])('root %j with folders %j keeps %j', (root, folders, kept) => {
     expect(keep(root, folders)).toEqual(kept);
+  });
+});
+
+describe('accessor names in two passes (AccessorNames)', () => {
+  // The paged driver names keys without holding them all: it must give exactly the names that
+  // `uniqueIdentifiers` gives over the whole list, whatever clashes, numbers and reserved words.
+  const twoPasses = (ids: readonly string[]) => {
+    const names = new AccessorNames();
+    for (const id of ids) names.add(naturalName(id));
+    if (names.endFirstPass()) {
+      for (const [i, id] of ids.entries()) names.observe(String(i), naturalName(id));
+      names.resolve();
+    }
+    return ids.map((id, i) => names.nameOf(String(i), naturalName(id)));
+  };
+  const whole = (ids: readonly string[]) => uniqueIdentifiers(ids.map(camelCaseIdentifier), new Set(['getBundle']));
+
+  it('agrees with uniqueIdentifiers on lists full of clashes', () => {
+    // A small alphabet makes clashes, numbers that other keys want, and reserved words frequent.
+    const parts = ['a', 'A', 'b', '2', '3', '12', 'default', 'get', 'Bundle', 'in', 'x1'];
+    const separators = ['.', '-', '_', ''];
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 300; round++) {
+      const ids = new Set<string>();
+      const size = 1 + random(60);
+      while (ids.size < size) {
+        let id = parts[random(parts.length)] as string;
+        for (let k = random(3); k > 0; k--) id += `${separators[random(4)]}${parts[random(parts.length)]}`;
+        ids.add(id);
+      }
+      const list = [...ids];
+      expect(twoPasses(list), list.join(' ')).toEqual(whole(list));
+    }
+  });
+
+  it('needs no second pass without clashes', () => {
+    const names = new AccessorNames();
+    for (let i = 0; i < 10_000; i++) names.add(naturalName(`key.${i}`));
+    expect(names.endFirstPass()).toBe(false);
   });
 });
