@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
 import type { TextsTable, TextVariablesTable, TextVariantsTable } from './schema.texts.js';
 
 /**
@@ -338,10 +338,5 @@ export interface Database {
 /** What a repository takes as its first argument: the database or an open transaction. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
-export type VariantRow = Selectable<VariantsTable>;
-export type VariableRow = Selectable<VariablesTable>;
-export type FolderRow = Selectable<ComponentFoldersTable>;
-export type ProjectRow = Selectable<ProjectsTable>;
-export type BlockRow = Selectable<BlocksTable>;
-export type UserRow = Selectable<UsersTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
+// The row types (`Selectable<...Table>`) are declared by the module that owns each table, in its
+// repository, and stay in that module: other modules get its domain types.

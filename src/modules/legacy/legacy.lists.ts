@@ -47,7 +47,7 @@ export function createLegacyLists(deps: LegacyReadDeps, reach: (workspaceId: num
         }
         shown = variants.filter((v) => used.has(v.id));
       }
-      return shown.map((v) => ({ apiID: v.developer_id, name: v.name, description: v.description }));
+      return shown.map((v) => ({ apiID: v.developerId, name: v.name, description: v.description }));
     },
 
     /** GET /component-folders. An unreachable library has no folders to show (see docs/legacy-api.md). */

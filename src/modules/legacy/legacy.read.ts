@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database, VariantRow } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import type { LegacyText } from '../../formats/legacy/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { WorkspaceService } from '../accounts/workspace.service.js';
@@ -18,7 +18,7 @@ import {
   variantNotFoundMessage,
 } from '../texts/index.js';
 import type { VariablesService } from '../variables/variables.service.js';
-import type { VariantsService } from '../variants/variants.service.js';
+import type { Variant, VariantsService } from '../variants/variants.service.js';
 import {
   checkStatus,
   type FetchParams,
@@ -81,13 +81,13 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       deps.statuses.keys(db, reader.workspaceId),
     ]);
     checkStatus(statuses, params.status);
-    let variant: VariantRow | null = null;
+    let variant: Variant | null = null;
     if (params.variant !== null) {
-      variant = variants.find((v) => v.developer_id === params.variant) ?? null;
+      variant = variants.find((v) => v.developerId === params.variant) ?? null;
       if (!variant) throw badRequest(`variant: ${variantNotFoundMessage(params.variant)}`);
     }
-    const filter: ParsedFilter = { variants: [variant?.developer_id ?? 'base'] };
-    return { variant, variables, locale: variant?.locale_code ?? baseLanguage, filter };
+    const filter: ParsedFilter = { variants: [variant?.developerId ?? 'base'] };
+    return { variant, variables, locale: variant?.localeCode ?? baseLanguage, filter };
   }
 
   type Context = Awaited<ReturnType<typeof fetchContext>>;

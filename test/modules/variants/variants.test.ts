@@ -386,6 +386,6 @@ describe('variants service for other modules', () => {
     await expect(variants.ensureVariant(db, workspace.id, 'all')).rejects.toThrow(
       "variantId: 'all' is a reserved variant id",
     );
-    expect((await variants.listVariants(db, workspace.id)).map((row) => row.developer_id)).toEqual(['fr', 'pt-BR']);
+    expect((await variants.listVariants(db, workspace.id)).map((row) => row.developerId)).toEqual(['fr', 'pt-BR']);
   });
 });
