@@ -378,7 +378,7 @@ describe('variants service for other modules', () => {
     expect(found.get('fr')?.name).toBe('French');
 
     const created = await db.transaction().execute((trx) => variants.ensureVariant(trx, workspace.id, 'pt-BR'));
-    expect(created.variant).toMatchObject({ developer_id: 'pt-BR', name: 'pt-BR', description: '', locale_code: null });
+    expect(created.variant).toMatchObject({ developerId: 'pt-BR', name: 'pt-BR', description: '', localeCode: null });
     expect(created.change).toMatchObject({ kind: 'variant', developerId: 'pt-BR', action: 'created' });
     const again = await variants.ensureVariant(db, workspace.id, 'fr');
     expect(again.variant.name).toBe('French');
