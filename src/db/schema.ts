@@ -1,4 +1,5 @@
-import type { ColumnType, Generated, Kysely, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { Bool, Defaulted, Id, Json, Timestamp } from './schema.columns.js';
 import type { TextsTable, TextVariablesTable, TextVariantsTable } from './schema.texts.js';
 
 /**
@@ -6,12 +7,7 @@ import type { TextsTable, TextVariablesTable, TextVariantsTable } from './schema
  * so that rows read the same on SQLite and PostgreSQL (see docs/storage.md).
  */
 
-export type Bool = number;
-export type Json = string;
-export type Timestamp = string;
-export type Id = Generated<number>;
-/** A column with a database default: optional on insert. */
-export type Defaulted<T> = ColumnType<T, T | undefined, T>;
+export type { Bool, Defaulted, Id, Json, Timestamp } from './schema.columns.js';
 
 export interface WorkspacesTable {
   id: Id;

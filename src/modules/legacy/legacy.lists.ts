@@ -1,7 +1,7 @@
 import { describeVariable } from '../../formats/legacy/index.js';
 import type { TextSelection } from '../texts/index.js';
 import { LIBRARY_ID, LIBRARY_NAME, type Reach, requireSources } from './legacy.access.js';
-import type { LegacyReadDeps, Reader } from './legacy.read.js';
+import type { LegacyReadDeps, Reader } from './legacy.deps.js';
 
 /** The list endpoints of the v0 and v1 APIs: sources, variants, folders, variables. */
 export function createLegacyLists(deps: LegacyReadDeps, reach: (workspaceId: number) => Promise<Reach>) {

@@ -1,24 +1,16 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../../db/schema.js';
 import type { LegacyText } from '../../formats/legacy/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import type { WorkspaceService } from '../accounts/workspace.service.js';
-import type { BlocksService } from '../blocks/blocks.service.js';
 import { buildDocument } from '../exports/exports.service.js';
-import { type FoldersService, folderNotFound } from '../folders/folders.service.js';
-import type { ProjectsService } from '../projects/projects.service.js';
-import type { StatusesService } from '../statuses/statuses.service.js';
+import { folderNotFound } from '../folders/folders.service.js';
 import {
   type Component,
   type ParsedFilter,
   type TextEntity,
   type TextItem,
   type TextSelection,
-  type TextsReader,
   variantNotFoundMessage,
 } from '../texts/index.js';
-import type { VariablesService } from '../variables/variables.service.js';
-import type { Variant, VariantsService } from '../variants/variants.service.js';
+import type { Variant } from '../variants/variants.service.js';
 import {
   checkStatus,
   type FetchParams,
@@ -28,27 +20,12 @@ import {
   type Reach,
   requireSources,
 } from './legacy.access.js';
+import type { LegacyReadDeps, Reader } from './legacy.deps.js';
 import { createLegacyLists } from './legacy.lists.js';
 import { legacySelection, legacyTexts } from './legacy.records.js';
 import { embedded, exportOptions, type LegacyBody, renderBody } from './legacy.render.js';
 
-export interface LegacyReadDeps {
-  db: Kysely<Database>;
-  projects: Pick<ProjectsService, 'listProjectRefs'>;
-  texts: Pick<TextsReader, 'select'>;
-  folders: Pick<FoldersService, 'loadFolderTree'>;
-  blocks: Pick<BlocksService, 'loadBlocks'>;
-  statuses: Pick<StatusesService, 'keys'>;
-  variants: Pick<VariantsService, 'listVariants'>;
-  variables: Pick<VariablesService, 'listVariables'>;
-  workspace: Pick<WorkspaceService, 'get'>;
-}
-
-/** Who reads: the key's workspace and the content revision it was authenticated at (the texts reader keys its reads on it). */
-export interface Reader {
-  workspaceId: number;
-  revision: number;
-}
+export type { LegacyReadDeps, Reader };
 
 /** Which components a components fetch holds. */
 export type ComponentScope =
