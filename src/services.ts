@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import { type Config, loadConfig, type WebhooksConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import { dialectOf } from './db/dialect.js';
 import type { Database } from './db/schema.js';
 import type { OpenSnapshot } from './db/snapshot.js';
 import { createAccountsService, userEmails } from './modules/accounts/accounts.service.js';
@@ -61,7 +60,6 @@ export function createServices(
   const history = createHistoryService({ db, writes, retentionDays: options.historyRetentionDays ?? 365 });
   const webhooks = createWebhooks({
     db,
-    dialect: dialectOf(db),
     writes,
     changeLog: history,
     config: options.webhooks ?? loadConfig({}).webhooks,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ChangeEvents } from '../../db/change-feed.js';
-import { isUniqueViolation } from '../../db/dialect.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Executor, Role } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
 import { appendAll } from '../../shared/arrays.js';
