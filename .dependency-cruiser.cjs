@@ -86,9 +86,42 @@ module.exports = {
     },
     {
       name: 'no-circular',
+      comment:
+        'No cycles at all, type-only imports included: a type two files need goes into a file of its own (or the module that needs it declares it as an interface the other implements).',
       severity: 'error',
       from: { path: '^src/' },
-      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+      to: { circular: true },
+    },
+    {
+      name: 'texts-core-below-modules',
+      comment:
+        'The texts core imports no module but changes: what it needs of statuses, accounts, variants, variables, folders, projects and blocks it declares (src/modules/texts/texts.ports.ts) and src/services.ts hands over. The modules around it may import it.',
+      severity: 'error',
+      from: { path: '^src/modules/texts/' },
+      to: { path: '^src/modules/', pathNot: '^src/modules/(texts|changes)/' },
+    },
+    {
+      name: 'row-types-stay-in-their-module',
+      comment:
+        "A table's row type (Selectable<...Table>) is declared in its owner's *.repository.ts (or *.rows.ts), which only that module imports; other modules and src/ get the owner's domain types (Variant, ProjectRef, ...). src/db/schema.ts declares tables, no row types.",
+      severity: 'error',
+      from: { path: '^src/modules/([^/]+)/' },
+      to: { path: '^src/modules/[^/]+/[^/]+[.](repository|rows)[.]ts$', pathNot: '^src/modules/$1/' },
+    },
+    {
+      name: 'row-types-stay-in-their-module-outside',
+      comment: 'The same for the code outside src/modules/: no module repository (and so no row type) either.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/modules/' },
+      to: { path: '^src/modules/[^/]+/[^/]+[.](repository|rows)[.]ts$' },
+    },
+    {
+      name: 'dialect-stays-in-db',
+      comment:
+        'Which database a query runs on is src/db/ business: outside it, code calls the named helpers (src/db/query-plan.ts, search-index.ts, key-parts.ts, errors.ts#isUniqueViolation) and never dialectOf or DialectName.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/db/' },
+      to: { path: '^src/db/dialect[.]ts$' },
     },
   ],
   options: {

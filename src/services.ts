@@ -1,24 +1,23 @@
 import type { Kysely } from 'kysely';
 import { type Config, loadConfig, type WebhooksConfig } from './config.js';
 import type { DatabaseHandle } from './db/database.js';
-import { dialectOf } from './db/dialect.js';
 import type { Database } from './db/schema.js';
 import type { OpenSnapshot } from './db/snapshot.js';
-import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { createAccountsService, userEmails } from './modules/accounts/accounts.service.js';
 import { createPeopleService } from './modules/accounts/people.service.js';
 import { createWorkspaceService } from './modules/accounts/workspace.service.js';
 import { createBackupService } from './modules/backup/backup.service.js';
-import { createBlocksService } from './modules/blocks/blocks.service.js';
+import { createBlocksService, loadBlocks } from './modules/blocks/blocks.service.js';
 import { createHistoryService, createRestoreService, createWritePath } from './modules/changes/index.js';
 import { createComponentsService } from './modules/components/components.service.js';
 import { createExportsService, createFragmentStore } from './modules/exports/exports.service.js';
-import { createFoldersService } from './modules/folders/folders.service.js';
+import { createFoldersService, folderDeveloperIds } from './modules/folders/folders.service.js';
 import { createImportsService } from './modules/imports/imports.service.js';
 import { createLegacyService } from './modules/legacy/legacy.service.js';
-import { createProjectsService } from './modules/projects/projects.service.js';
+import { createProjectsService, projectDeveloperIds } from './modules/projects/projects.service.js';
 import { createSearchService } from './modules/search/search.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
-import { createStyleguidesService } from './modules/styleguides/styleguides.service.js';
+import { createStyleguideHooks, createStyleguidesService } from './modules/styleguides/styleguides.service.js';
 import { createSwiftDriverService } from './modules/swift-driver/swift-driver.service.js';
 import { createTextItemsService } from './modules/text-items/text-items.service.js';
 import {
@@ -29,13 +28,18 @@ import {
   textPositions,
 } from './modules/texts/index.js';
 import { createTranslationStateService } from './modules/translation-state/translation-state.service.js';
-import { createVariablesService } from './modules/variables/variables.service.js';
-import { createVariantsService } from './modules/variants/variants.service.js';
+import { createVariablesService, listVariables } from './modules/variables/variables.service.js';
+import { createVariantsService, listVariants } from './modules/variants/variants.service.js';
 import { createWebhooks } from './modules/webhooks/index.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Every domain service, wired in one place. Each takes only what it needs. */
+/**
+ * Every domain service, wired in one place. Each takes only what it needs, and is built after
+ * everything it takes: no service refers to one built later. Where two modules need each other
+ * (the texts cascades need the owners' names; the owners' writes need the cascades), the one
+ * built first takes the other's plain reads (functions of an executor), not its service.
+ */
 export function createServices(
   db: Kysely<Database>,
   options: {
@@ -56,24 +60,23 @@ export function createServices(
   const history = createHistoryService({ db, writes, retentionDays: options.historyRetentionDays ?? 365 });
   const webhooks = createWebhooks({
     db,
-    dialect: dialectOf(db),
     writes,
     changeLog: history,
     config: options.webhooks ?? loadConfig({}).webhooks,
   });
-  // What the change log needs to name the rows a text refers to, from the modules that own them.
-  // Called only once every service below exists.
+  // What the change log needs to name the rows a text refers to: plain reads of the modules that
+  // own them (they need no service, so the cascades exist before the services that use them).
   const fieldLookups: FieldLookupsLoader = async (executor, workspaceId) => {
     const [variantRows, variableRows, users, folderIds, blockRefs, containers] = await Promise.all([
-      variants.listVariants(executor, workspaceId),
-      variables.listVariables(executor, workspaceId),
-      accounts.userEmails(executor, workspaceId),
-      folders.folderDeveloperIds(executor, workspaceId),
-      blocks.loadBlocks(executor, workspaceId),
-      projects.projectDeveloperIds(executor, workspaceId),
+      listVariants(executor, workspaceId),
+      listVariables(executor, workspaceId),
+      userEmails(executor, workspaceId),
+      folderDeveloperIds(executor, workspaceId),
+      loadBlocks(executor, workspaceId),
+      projectDeveloperIds(executor, workspaceId),
     ]);
     return {
-      variants: new Map(variantRows.map((v) => [v.id, v.developer_id])),
+      variants: new Map(variantRows.map((v) => [v.id, v.developerId])),
       variables: new Map(variableRows.map((v) => [v.id, v.name])),
       users,
       folders: folderIds,
@@ -83,12 +86,14 @@ export function createServices(
   };
   const textCascades = createTextCascades(fieldLookups);
   const statuses = createStatusesService({ db, writes, textStatuses: textCascades });
+  // A new workspace's style guide and a deleted variant's scopes: the style guides service itself
+  // is built further down (it reads through components and text items).
+  const styleguideHooks = createStyleguideHooks({ listVariants });
   const accounts = createAccountsService({
     db,
     writes,
     statuses,
-    // The style guides service is built further down (it reads through components and text items).
-    styleguides: { seedWorkspace: (executor, workspaceId) => styleguides.seedWorkspace(executor, workspaceId) },
+    styleguides: styleguideHooks,
     changeToken: options.changeToken,
   });
   const sessions = options.sessions ?? { idleMs: 7 * DAY_MS, maxMs: 30 * DAY_MS, passwordLinkMs: 3 * DAY_MS };
@@ -105,10 +110,7 @@ export function createServices(
     db,
     writes,
     variantValues: textCascades,
-    styleguideScopes: {
-      clearVariantScopes: (trx, workspaceId, variantIds) =>
-        styleguides.clearVariantScopes(trx, workspaceId, variantIds),
-    },
+    styleguideScopes: styleguideHooks,
   });
   const folders = createFoldersService({ db, writes, components: textCascades });
   const variables = createVariablesService({ db, writes, variableUsage: textCascades.variableUsage });

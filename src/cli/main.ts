@@ -7,15 +7,10 @@ import { AppError } from '../http/errors.js';
 import { passwordLinkUrl, ROLES } from '../modules/accounts/people.service.js';
 import { serve } from '../server.js';
 import { createServices, type Services } from '../services.js';
+import type { CliIo, Json } from './io.js';
 import { registerWorkspaceCommands } from './workspace-commands.js';
 
-export interface CliIo {
-  out: (text: string) => void;
-  err: (text: string) => void;
-  env: NodeJS.ProcessEnv;
-  /** A terminal to draw progress on (written as is, no newline added); none: no progress bar. */
-  terminal?: (text: string) => void;
-}
+export type { CliIo, Json };
 
 const defaultIo: CliIo = {
   out: (text) => process.stdout.write(`${text}\n`),
@@ -23,8 +18,6 @@ const defaultIo: CliIo = {
   env: process.env,
   terminal: process.stderr.isTTY ? (text) => process.stderr.write(text) : undefined,
 };
-
-export type Json = { json?: boolean };
 
 /**
  * The administrator's tool. Every command reads DATABASE_URL like the server, brings the schema up

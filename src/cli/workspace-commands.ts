@@ -6,7 +6,7 @@ import type { Services } from '../services.js';
 import { describeSummary, jsonProgress, terminalProgress } from './copy/report.js';
 import { createSource, SOURCE_DEFAULTS, SourceError } from './copy/source.js';
 import { copyWorkspace } from './copy/workspace-copy.js';
-import type { CliIo, Json } from './main.js';
+import type { CliIo, Json } from './io.js';
 
 export interface CommandContext {
   io: CliIo;

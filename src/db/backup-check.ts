@@ -1,6 +1,6 @@
 import { badRequest } from '../http/errors.js';
 import { DEVELOPER_ID_PATTERN } from '../http/schemas.js';
-import type { BackupRow, IdMap } from './backup-rows.js';
+import type { BackupRow, IdMap } from './backup-types.js';
 
 /**
  * The checks a restore makes on every row of a file before it is written: each column's type, and

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { badRequest } from '../http/errors.js';
 import { type Columns, checkColumns, rowError } from './backup-check.js';
+import type { BackupRow, IdMap } from './backup-types.js';
 import { bulkInsert, bulkInsertReturning } from './bulk-insert.js';
 import type { Executor } from './schema.js';
 
@@ -11,11 +12,7 @@ import type { Executor } from './schema.js';
  * workspace of any size holds one page of rows and the id maps, never a whole table.
  */
 
-/** One row as a backup file holds it: column name -> value, as stored. */
-export type BackupRow = Record<string, unknown>;
-
-/** Row id in the file -> row id in this database, per table. */
-export type IdMap = Map<number, number>;
+export type { BackupRow, IdMap };
 
 /** The id maps restore builds table by table: a module restores after the modules it refers to. */
 export interface IdMaps {

@@ -2,8 +2,10 @@ import type { CreateTableBuilder, Kysely } from 'kysely';
 import { PostgresAdapter } from 'kysely';
 
 /**
- * The one seam between SQLite and PostgreSQL. Everything dialect-specific lives in `src/db/`;
- * repositories write SQL that runs the same on both.
+ * The one seam between SQLite and PostgreSQL. Everything dialect-specific lives in `src/db/`,
+ * behind named helpers (query-plan.ts, search-index.ts, key-parts.ts, errors.ts, ...); only
+ * `src/db/` may import this file (the `dialect-stays-in-db` boundary rule), and repositories write
+ * SQL that runs the same on both.
  */
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -19,11 +21,4 @@ export function withIdColumn<T extends string>(
   return dialectOf(db) === 'postgres'
     ? table.addColumn('id', 'integer', (col) => col.primaryKey().generatedByDefaultAsIdentity())
     : table.addColumn('id', 'integer', (col) => col.primaryKey().autoIncrement());
-}
-
-/** True when `error` is a unique-constraint violation on either database. */
-export function isUniqueViolation(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const code = (error as { code?: unknown }).code;
-  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }

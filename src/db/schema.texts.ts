@@ -1,5 +1,5 @@
 import type { Insertable, Selectable } from 'kysely';
-import type { Bool, Defaulted, Id, Json, Timestamp } from './schema.js';
+import type { Bool, Defaulted, Id, Json, Timestamp } from './schema.columns.js';
 
 /**
  * The tables of components and text items. Their rows belong to the texts core

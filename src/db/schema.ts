@@ -1,4 +1,5 @@
-import type { ColumnType, Generated, Kysely, Selectable, Transaction } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { Bool, Defaulted, Id, Json, Timestamp } from './schema.columns.js';
 import type { TextsTable, TextVariablesTable, TextVariantsTable } from './schema.texts.js';
 
 /**
@@ -6,12 +7,7 @@ import type { TextsTable, TextVariablesTable, TextVariantsTable } from './schema
  * so that rows read the same on SQLite and PostgreSQL (see docs/storage.md).
  */
 
-export type Bool = number;
-export type Json = string;
-export type Timestamp = string;
-export type Id = Generated<number>;
-/** A column with a database default: optional on insert. */
-export type Defaulted<T> = ColumnType<T, T | undefined, T>;
+export type { Bool, Defaulted, Id, Json, Timestamp } from './schema.columns.js';
 
 export interface WorkspacesTable {
   id: Id;
@@ -338,10 +334,5 @@ export interface Database {
 /** What a repository takes as its first argument: the database or an open transaction. */
 export type Executor = Kysely<Database> | Transaction<Database>;
 
-export type VariantRow = Selectable<VariantsTable>;
-export type VariableRow = Selectable<VariablesTable>;
-export type FolderRow = Selectable<ComponentFoldersTable>;
-export type ProjectRow = Selectable<ProjectsTable>;
-export type BlockRow = Selectable<BlocksTable>;
-export type UserRow = Selectable<UsersTable>;
-export type ApiKeyRow = Selectable<ApiKeysTable>;
+// The row types (`Selectable<...Table>`) are declared by the module that owns each table, in its
+// repository, and stay in that module: other modules get its domain types.

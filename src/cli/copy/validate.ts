@@ -15,7 +15,7 @@ import { TextItemRecord } from '../../modules/text-items/text-items.schemas.js';
 import { VARIABLE_TYPES, variableDataError, variableNameError } from '../../modules/variables/variable-data.js';
 import { Variable } from '../../modules/variables/variables.routes.js';
 import { Variant } from '../../modules/variants/variants.routes.js';
-import type { Snapshot, TextRecord } from './snapshot.js';
+import type { Snapshot, TextRecord } from './snapshot.types.js';
 import { SourceError } from './source.js';
 
 /**

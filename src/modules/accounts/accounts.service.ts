@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
 import type { ChangeEvents } from '../../db/change-feed.js';
-import { isUniqueViolation } from '../../db/dialect.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Executor, Role } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, conflict, forbidden, notFound } from '../../http/errors.js';
 import type { Actor, WritePath } from '../changes/index.js';
 import { type Change, CLI_ACTOR, changeOf } from '../changes/index.js';
 import type { StatusesService } from '../statuses/statuses.service.js';
-import type { StyleguidesService } from '../styleguides/styleguides.service.js';
+import type { StyleguideHooks } from '../styleguides/styleguides.service.js';
 import * as repo from './accounts.repository.js';
 import { displayPrefix, generateKey, generateKeyId, hashKey } from './keys.js';
 import { PrincipalCache } from './principal-cache.js';
@@ -34,12 +34,18 @@ export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
+/** The email of each user of the workspace, by user id. */
+export async function userEmails(executor: Executor, workspaceId: number): Promise<Map<number, string>> {
+  const rows = await repo.listUsers(executor, workspaceId);
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
+
 export interface AccountsDeps {
   db: Kysely<Database>;
   writes: WritePath;
   /** What a new workspace starts with, from the modules that own it. */
   statuses: Pick<StatusesService, 'seedDefaults'>;
-  styleguides: Pick<StyleguidesService, 'seedWorkspace'>;
+  styleguides: Pick<StyleguideHooks, 'seedWorkspace'>;
   /** See DatabaseHandle.changeToken: when given, key lookups are memoised until the next write. */
   changeToken?: () => Promise<string | null> | null;
 }
@@ -231,11 +237,7 @@ export function createAccountsService(deps: AccountsDeps) {
       const rows = await repo.listUsers(db, workspaceId);
       return rows.map((row) => ({ email: row.email, name: row.name, role: row.role }));
     },
-    /** The email of each user of the workspace, by user id. */
-    async userEmails(executor: Executor, workspaceId: number): Promise<Map<number, string>> {
-      const rows = await repo.listUsers(executor, workspaceId);
-      return new Map(rows.map((row) => [row.id, row.email]));
-    },
+    userEmails,
     /** The workspace's base language (BCP 47): the locale of exports of base text. */
     async baseLanguage(executor: Executor, workspaceId: number): Promise<string> {
       return (await repo.findTextSettings(executor, workspaceId))?.base_language ?? 'en';

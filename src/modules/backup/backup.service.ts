@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import { type Kysely, sql } from 'kysely';
 import { type BackupRow, type IdMap, type IdMaps, PAGE_SIZE, type TableRestorer } from '../../db/backup-rows.js';
-import { dialectOf } from '../../db/dialect.js';
+import { consistentReadTransaction } from '../../db/query-plan.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { badRequest, conflict } from '../../http/errors.js';
 import {
@@ -100,9 +100,8 @@ export function createBackupService(deps: {
     const exportedAt = options.exportedAt ?? new Date().toISOString();
     await deps.requireWorkspace(workspaceId);
     const partial = `${path}.partial`;
-    const builder = db.transaction();
     try {
-      await (dialectOf(db) === 'postgres' ? builder.setIsolationLevel('repeatable read') : builder).execute((trx) =>
+      await consistentReadTransaction(db).execute((trx) =>
         pipeline(
           Readable.from(backupText(trx, workspaceId, exportedAt, options.progress)),
           createGzip(),

@@ -1,6 +1,7 @@
-import type { BlockRow, Executor } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { type ProjectRef, projectNotFound, resolveProject } from '../projects/projects.service.js';
+import type { BlockRow } from './blocks.repository.js';
 import * as repo from './blocks.repository.js';
 import type { BlockRef } from './project-order.js';
 

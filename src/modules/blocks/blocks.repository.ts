@@ -1,5 +1,9 @@
+import type { Selectable } from 'kysely';
 import { setPositions } from '../../db/positions.js';
-import type { BlockRow, Executor } from '../../db/schema.js';
+import type { BlocksTable, Executor } from '../../db/schema.js';
+
+/** A `blocks` row: this module's own; other modules get a `BlockRef`. */
+export type BlockRow = Selectable<BlocksTable>;
 
 /** Blocks of the given projects (all of the workspace when omitted), in block order within each project. */
 export async function listBlocks(

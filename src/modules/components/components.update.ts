@@ -1,4 +1,3 @@
-import type { VariantRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import type { FolderTree } from '../folders/folders.service.js';
 import {
@@ -7,6 +6,7 @@ import {
   planUpdates as planContentUpdates,
   type TextEntity,
   type UpdatePlan,
+  type VariantRef,
   type WriteContext,
 } from '../texts/index.js';
 import type { ComponentUpdateInput } from './components.schemas.js';
@@ -20,7 +20,7 @@ export const componentNotFound = (developerId: string) =>
 export function planUpdates(
   updates: readonly ComponentUpdateInput[],
   entities: ReadonlyMap<string, TextEntity>,
-  variant: VariantRow | null,
+  variant: VariantRef | null,
   context: WriteContext,
   tree: FolderTree | null,
   componentExists: (developerId: string) => boolean,

@@ -1,4 +1,3 @@
-import type { VariantRow } from '../../db/schema.js';
 import type {
   DocumentHeader,
   ExportDocument,
@@ -18,6 +17,7 @@ import {
   type VariantValue,
 } from '../texts/index.js';
 import type { Variable } from '../variables/variables.service.js';
+import type { Variant } from '../variants/variants.service.js';
 
 /** What a variant export does with a text that has no value of the variant. */
 export type VariantFallback = 'none' | 'base';
@@ -30,7 +30,7 @@ export type VariantFallback = 'none' | 'base';
  * either way, as its variant record would be in GET /textItems.
  */
 export function exportEntries(
-  variant: VariantRow | null,
+  variant: Variant | null,
   variables: readonly Variable[],
   fallback: VariantFallback = 'none',
 ): (entity: TextEntity, chosen: OwnerSelection) => ExportEntry | null {
@@ -44,10 +44,10 @@ export function exportEntries(
 }
 
 /** A document's head: the locale, the variant and the options. */
-export function documentHeader(variant: VariantRow | null, locale: string, options: ExportOptions): DocumentHeader {
+export function documentHeader(variant: Variant | null, locale: string, options: ExportOptions): DocumentHeader {
   return {
     locale,
-    variant: variant ? { id: variant.developer_id, name: variant.name, description: variant.description } : null,
+    variant: variant ? { id: variant.developerId, name: variant.name, description: variant.description } : null,
     options,
   };
 }
@@ -55,7 +55,7 @@ export function documentHeader(variant: VariantRow | null, locale: string, optio
 /** The exporter input of a whole selection (pure), for callers that hold every text (the v0/v1 API). */
 export function buildDocument(
   selection: TextSelection,
-  variant: VariantRow | null,
+  variant: Variant | null,
   variables: readonly Variable[],
   locale: string,
   options: ExportOptions,

@@ -94,16 +94,16 @@ export function createExportsService(deps: ExportsDeps) {
         deps.variables.listVariables(db, workspaceId),
         deps.accounts.baseLanguage(db, workspaceId),
       ]);
-      const variant = developerId === null ? null : (variants.find((v) => v.developer_id === developerId) ?? null);
+      const variant = developerId === null ? null : (variants.find((v) => v.developerId === developerId) ?? null);
       if (developerId !== null && !variant) throw badRequest(variantNotFoundMessage(developerId));
       // The variant goes into the filter so its own status and assignee are matched as in the fetch.
-      const withVariant: ParsedFilter = { ...parsed, variants: variant ? [variant.developer_id] : ['base'] };
+      const withVariant: ParsedFilter = { ...parsed, variants: variant ? [variant.developerId] : ['base'] };
       const textQuery: TextQuery =
         kind === 'textItems'
           ? { kind: 'text_item', filter: withVariant, ...(query.sort && { sort: query.sort }) }
           : { kind: 'component', filter: withVariant };
       const format = fileFormats[query.format];
-      const locale = variant?.locale_code ?? language;
+      const locale = variant?.localeCode ?? language;
       const options = {
         richText: query.richText ?? null,
         variableOrder: query.variableOrder ?? 'default',

@@ -1,4 +1,8 @@
-import type { Executor, FolderRow } from '../../db/schema.js';
+import type { Selectable } from 'kysely';
+import type { ComponentFoldersTable, Executor } from '../../db/schema.js';
+
+/** A `component_folders` row: this module's own; other modules get a `FolderRef`. */
+export type FolderRow = Selectable<ComponentFoldersTable>;
 
 /** Every folder of the workspace in creation order. Folder trees are small: one query serves all lookups. */
 export async function listFolders(db: Executor, workspaceId: number): Promise<FolderRow[]> {

@@ -1,4 +1,4 @@
-import type { FolderRow } from '../../db/schema.js';
+import type { FolderRow } from './folders.repository.js';
 
 /** A folder as the other modules see it: the row id for joins, the developer ID for records. */
 export interface FolderRef {

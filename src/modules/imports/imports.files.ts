@@ -1,15 +1,15 @@
 /** The request's file(s) read into columns: the texts of the base or of one variant each. */
-import type { VariantRow } from '../../db/schema.js';
 import { compareNames } from '../../formats/shared/variables.js';
 import { badRequest } from '../../http/errors.js';
 import type { Variable } from '../variables/variables.service.js';
+import type { Variant } from '../variants/variants.service.js';
 import { parseFile } from './imports.parse-thread.js';
 import type { ImportColumn } from './imports.plan.js';
 import type { ImportRequest } from './imports.types.js';
 
-type VariantOf = (developerId: string | undefined, field: string) => VariantRow | null;
+type VariantOf = (developerId: string | undefined, field: string) => Variant | null;
 
-const columnVariant = (row: VariantRow | null) => (row ? { id: row.id, developerId: row.developer_id } : null);
+const columnVariant = (row: Variant | null) => (row ? { id: row.id, developerId: row.developerId } : null);
 
 /** Variable names numbered as the exports number them: creation order, or by name. */
 function orderedNames(variables: readonly Variable[], order: 'default' | 'alphabetical'): string[] {
@@ -24,7 +24,7 @@ export async function parseColumns(
   variantOf: VariantOf,
 ): Promise<ImportColumn[]> {
   const variant = variantOf(request.variantId, 'variantId');
-  const locale = variant?.locale_code || language;
+  const locale = variant?.localeCode || language;
   const options = {
     locale,
     variables: orderedNames(variables, request.variableOrder ?? 'default'),
@@ -33,12 +33,12 @@ export async function parseColumns(
   if (request.format === 'csv') {
     if (!request.columns)
       throw badRequest('columns is required for csv: which column holds the keys and which the texts');
-    const rows = new Map<string, VariantRow | null>();
+    const rows = new Map<string, Variant | null>();
     const locales: Record<string, string> = {};
     for (const id of Object.keys(request.columns.variants ?? {})) {
       const row = variantOf(id, `columns.variants.${id}`);
       rows.set(id, row);
-      locales[id] = row?.locale_code || language;
+      locales[id] = row?.localeCode || language;
     }
     const columns = await parseFile({
       format: 'csv',

@@ -5,7 +5,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Limits } from '../../config.js';
-import type { Database, Executor, VariantRow } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
 import { MalformedFile } from '../../formats/parsers/index.js';
 import { badRequest } from '../../http/errors.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -17,7 +17,7 @@ import { baseNotFound, type ProjectsService, projectNotFound } from '../projects
 import type { TextItemsService } from '../text-items/text-items.service.js';
 import { loadTextsByDeveloperIds, type TextEntity, variantNotFoundMessage } from '../texts/index.js';
 import type { Variable, VariablesService } from '../variables/variables.service.js';
-import type { VariantsService } from '../variants/variants.service.js';
+import type { Variant, VariantsService } from '../variants/variants.service.js';
 import { parseColumns } from './imports.files.js';
 import {
   type ContentUpdate,
@@ -197,13 +197,13 @@ function* writeParts(planned: PlannedImport, size: number): Generator<WritePart>
 /** The parsed columns of the request; a malformed file is a 400 naming the place. */
 async function readColumns(
   request: ImportRequest,
-  variants: readonly VariantRow[],
+  variants: readonly Variant[],
   variables: readonly Variable[],
   language: string,
 ): Promise<ImportColumn[]> {
   const variantOf = (developerId: string | undefined, field: string) => {
     if (developerId === undefined || developerId === 'base') return null;
-    const row = variants.find((v) => v.developer_id === developerId);
+    const row = variants.find((v) => v.developerId === developerId);
     if (!row) throw badRequest(`${field}: ${variantNotFoundMessage(developerId)}`);
     return row;
   };

@@ -2,7 +2,7 @@ import { describeVariable } from '../../formats/legacy/index.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import type { TextQuery, TextSelection } from '../texts/index.js';
 import { LIBRARY_ID, LIBRARY_NAME, type Reach, requireSources } from './legacy.access.js';
-import type { LegacyReadDeps, Reader } from './legacy.read.js';
+import type { LegacyReadDeps, Reader } from './legacy.deps.js';
 
 /** The list endpoints of the v0 and v1 APIs: sources, variants, folders, variables. */
 export function createLegacyLists(deps: LegacyReadDeps, reach: (workspaceId: number) => Promise<Reach>) {
@@ -39,7 +39,7 @@ export function createLegacyLists(deps: LegacyReadDeps, reach: (workspaceId: num
           await collect({ kind: 'component', filter: { variants: ['all'] } });
         shown = variants.filter((v) => used.has(v.id));
       }
-      return shown.map((v) => ({ apiID: v.developer_id, name: v.name, description: v.description }));
+      return shown.map((v) => ({ apiID: v.developerId, name: v.name, description: v.description }));
     },
 
     /** GET /component-folders. An unreachable library has no folders to show (see docs/legacy-api.md). */

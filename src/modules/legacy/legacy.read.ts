@@ -1,27 +1,19 @@
-import type { Kysely } from 'kysely';
-import type { Database, Executor, VariantRow } from '../../db/schema.js';
-import type { OpenSnapshot } from '../../db/snapshot.js';
+import type { Executor } from '../../db/schema.js';
 import type { LegacyText } from '../../formats/legacy/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { bodyOf } from '../../shared/chunked-body.js';
 import { nextTurn } from '../../shared/next-turn.js';
-import type { WorkspaceService } from '../accounts/workspace.service.js';
-import type { BlocksService } from '../blocks/blocks.service.js';
 import { buildDocument } from '../exports/exports.service.js';
-import { type FoldersService, folderNotFound } from '../folders/folders.service.js';
-import type { ProjectsService } from '../projects/projects.service.js';
-import type { StatusesService } from '../statuses/statuses.service.js';
+import { folderNotFound } from '../folders/folders.service.js';
 import {
   type Component,
   type ParsedFilter,
   type TextEntity,
   type TextItem,
   type TextSelection,
-  type TextsReader,
   variantNotFoundMessage,
 } from '../texts/index.js';
-import type { VariablesService } from '../variables/variables.service.js';
-import type { VariantsService } from '../variants/variants.service.js';
+import type { Variant } from '../variants/variants.service.js';
 import {
   checkStatus,
   type FetchParams,
@@ -31,33 +23,16 @@ import {
   type Reach,
   requireSources,
 } from './legacy.access.js';
+import type { LegacyReadDeps, Reader } from './legacy.deps.js';
 import { createLegacyLists } from './legacy.lists.js';
 import { legacySelection, legacyTexts } from './legacy.records.js';
 import { embedded, exportOptions, type LegacyBody, renderBody } from './legacy.render.js';
 import { bodyEnds, memberJson, WRITTEN_FORMATS, writableKey } from './legacy.written.js';
 
-export interface LegacyReadDeps {
-  db: Kysely<Database>;
-  projects: Pick<ProjectsService, 'listProjectRefs'>;
-  texts: Pick<TextsReader, 'select' | 'pages' | 'keys'>;
-  folders: Pick<FoldersService, 'loadFolderTree'>;
-  blocks: Pick<BlocksService, 'loadBlocks'>;
-  statuses: Pick<StatusesService, 'keys'>;
-  variants: Pick<VariantsService, 'listVariants'>;
-  variables: Pick<VariablesService, 'listVariables'>;
-  workspace: Pick<WorkspaceService, 'get'>;
-  /** Consistent reads over many queries, for the fetches written page by page; none: the shared connection. */
-  snapshot?: OpenSnapshot;
-}
+export type { LegacyReadDeps, Reader };
 
 /** Bytes of JSON gathered before they are handed on. */
 const CHUNK_BYTES = 64 * 1024;
-
-/** Who reads: the key's workspace and the content revision it was authenticated at (the texts reader keys its reads on it). */
-export interface Reader {
-  workspaceId: number;
-  revision: number;
-}
 
 /** Which components a components fetch holds. */
 export type ComponentScope =
@@ -90,13 +65,13 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       deps.statuses.keys(db, reader.workspaceId),
     ]);
     checkStatus(statuses, params.status);
-    let variant: VariantRow | null = null;
+    let variant: Variant | null = null;
     if (params.variant !== null) {
-      variant = variants.find((v) => v.developer_id === params.variant) ?? null;
+      variant = variants.find((v) => v.developerId === params.variant) ?? null;
       if (!variant) throw badRequest(`variant: ${variantNotFoundMessage(params.variant)}`);
     }
-    const filter: ParsedFilter = { variants: [variant?.developer_id ?? 'base'] };
-    return { variant, variables, locale: variant?.locale_code ?? baseLanguage, filter };
+    const filter: ParsedFilter = { variants: [variant?.developerId ?? 'base'] };
+    return { variant, variables, locale: variant?.localeCode ?? baseLanguage, filter };
   }
 
   type Context = Awaited<ReturnType<typeof fetchContext>>;

@@ -1,4 +1,5 @@
-import type { Executor, ProjectRow } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
+import type { ProjectRow } from './projects.repository.js';
 import * as repo from './projects.repository.js';
 
 /**
@@ -34,8 +35,7 @@ export const containerIdentity = (ref: Pick<ProjectRef, 'id' | 'kind' | 'develop
   developerId: ref.developerId,
 });
 
-export const projectNotFound = (developerId: string) => `Project with developer ID ${developerId} not found`;
-export const baseNotFound = (developerId: string) => `Base with developer ID ${developerId} not found`;
+export { baseNotFound, projectNotFound } from '../../shared/not-found.js';
 
 /** Every project and base of the workspace, in creation order. */
 export async function listProjectRefs(executor: Executor, workspaceId: number): Promise<ProjectRef[]> {

@@ -1,4 +1,8 @@
-import type { Executor, ProjectRow, ProjectsTable } from '../../db/schema.js';
+import type { Selectable } from 'kysely';
+import type { Executor, ProjectsTable } from '../../db/schema.js';
+
+/** A `projects` row (projects and bases): this module's own; other modules get a `ProjectRef`. */
+export type ProjectRow = Selectable<ProjectsTable>;
 
 type Kind = ProjectsTable['kind'];
 

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { conflict, notFound } from '../../http/errors.js';

@@ -1,5 +1,5 @@
 import type { Transaction } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
 import type { Change, WritePath, WriteScope } from '../changes/index.js';

@@ -15,7 +15,7 @@ export async function loadGuides(
     loadGuideRows(executor, workspaceId),
     variants.listVariants(executor, workspaceId),
   ]);
-  const names = new Map(list.map((v) => [v.id, v.developer_id]));
+  const names = new Map(list.map((v) => [v.id, v.developerId]));
   const guides = loaded.guides.map((row) => ({
     ...row,
     variant_developer_id: row.variant_id === null ? null : (names.get(row.variant_id) ?? null),

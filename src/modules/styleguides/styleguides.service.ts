@@ -9,7 +9,7 @@ import type { VariantsService } from '../variants/variants.service.js';
 import { createEntriesService } from './entries.service.js';
 import { createLintService, type LintDeps } from './lint.service.js';
 import { createGuideWriter, type Guides } from './styleguides.changes.js';
-import { loadGuides } from './styleguides.load.js';
+import { loadGuides, type VariantNames } from './styleguides.load.js';
 import { indexGuides, type StyleguideRecord, toStyleguideRecord } from './styleguides.records.js';
 import * as repo from './styleguides.repository.js';
 import { checkSections, DEFAULT_SECTIONS, planSections, type SectionInput } from './styleguides.sections.js';
@@ -17,6 +17,22 @@ import { BUILTIN_ID, clearVariantScopes, sectionRows, seedWorkspace } from './st
 
 export const styleguideNotFound = (developerId: string) =>
   notFound(`Style guide with developer ID ${developerId} not found`);
+
+/**
+ * What other modules' writes ask of the style guides inside their own transactions: the guide a
+ * new workspace starts with, and the scopes guides lose when their variant is deleted. It needs
+ * only the variants' names, so it is built before the accounts and variants services that use it
+ * (the style guides service itself reads through components and text items, built later).
+ */
+export function createStyleguideHooks(variants: VariantNames) {
+  return {
+    seedWorkspace,
+    clearVariantScopes: (trx: Executor, workspaceId: number, variantRowIds: readonly number[]) =>
+      clearVariantScopes(trx, workspaceId, variantRowIds, variants),
+  };
+}
+
+export type StyleguideHooks = ReturnType<typeof createStyleguideHooks>;
 
 export interface NewStyleguideInput {
   name: string;
@@ -53,7 +69,7 @@ export function createStyleguidesService(deps: StyleguidesDeps) {
     if (variantId === null) return null;
     const row = (await deps.variants.resolveVariants(executor, workspaceId, [variantId])).get(variantId);
     if (!row) throw badRequest(`${field}: Variant with id ${variantId} not found`);
-    if (row.locale_code === null) {
+    if (row.localeCode === null) {
       throw badRequest(
         `${field}: variant ${variantId} has no locale code; only variants with a locale code can scope a style guide`,
       );

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
-import type { Database, Executor, VariantRow } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
@@ -41,6 +41,7 @@ import {
   textChanges,
   type UpdatePlan,
   updateTextFields,
+  type VariantRef,
   variantNotFoundMessage,
   type WriteContext,
   wantedIds,
@@ -152,7 +153,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     updates: readonly PluralsUpdate[],
     variables: readonly string[],
     moves: boolean,
-    plan: (variant: VariantRow | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
+    plan: (variant: VariantRef | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
     ifMatch: IfMatch = null,
   ): Promise<void> {
     const { workspaceId } = scope;
@@ -172,7 +173,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     updates: readonly PluralsUpdate[],
     variables: readonly string[],
     moves: boolean,
-    plan: (variant: VariantRow | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
+    plan: (variant: VariantRef | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
     userIds: ReadonlyMap<string, number>,
   ): Promise<PlannedWrite<undefined>> {
     const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);

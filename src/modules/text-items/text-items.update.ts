@@ -1,4 +1,3 @@
-import type { VariantRow } from '../../db/schema.js';
 import { type AppError, badRequest, notFound } from '../../http/errors.js';
 import type { BlockRef } from '../blocks/blocks.service.js';
 import { type ProjectRef, projectNotFound } from '../projects/projects.service.js';
@@ -11,6 +10,7 @@ import {
   type TextFieldChanges,
   type TextItem,
   type UpdatePlan,
+  type VariantRef,
   type WriteContext,
 } from '../texts/index.js';
 import type { PutTextItemInput } from './text-items.schemas.js';
@@ -50,7 +50,7 @@ export interface UpdateTargets {
  */
 export function planTextItemUpdates(
   updates: readonly TextItemUpdate[],
-  variant: VariantRow | null,
+  variant: VariantRef | null,
   context: WriteContext,
   targets: UpdateTargets,
   deferred: ReadonlyMap<TextItemUpdate, AppError> = new Map(),
@@ -172,7 +172,7 @@ function mergePlurals(
 export function translatePut(
   updates: readonly PutTextItemInput[],
   entities: ReadonlyMap<string, TextItem>,
-  variant: VariantRow | null,
+  variant: VariantRef | null,
   context: WriteContext,
 ): { updates: TextItemUpdate[]; deferred: Map<TextItemUpdate, AppError> } {
   const deferred = new Map<TextItemUpdate, AppError>();

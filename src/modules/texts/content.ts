@@ -1,8 +1,8 @@
-import type { PluralForm, StoredPlural, VariantRow } from '../../db/schema.js';
+import type { PluralForm, StoredPlural } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { parseRichText } from '../../richtext/index.js';
-import type { Variable } from '../variables/variables.service.js';
 import { splitPluralRecordId } from './plurals.js';
+import type { VariableRef, VariantRef } from './texts.ports.js';
 import type { VariantValue } from './texts.types.js';
 
 /**
@@ -32,10 +32,10 @@ export interface WriteContext {
   statuses: ReadonlySet<string>;
   /** Lower-case email -> user row id. */
   userIds: ReadonlyMap<string, number>;
-  /** Variant developer ID -> row, for the variants the request names. */
-  variants: ReadonlyMap<string, VariantRow>;
+  /** Variant developer ID -> variant, for the variants the request names. */
+  variants: ReadonlyMap<string, VariantRef>;
   /** Variable name -> variable, for the variables the request names. */
-  variables: ReadonlyMap<string, Variable>;
+  variables: ReadonlyMap<string, VariableRef>;
   /** Set when the request sent `richText: "html"`. */
   richText: { supSub: boolean } | null;
 }

@@ -1,16 +1,13 @@
 import type { Executor } from '../../db/schema.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
-import type { StatusesService } from '../statuses/statuses.service.js';
-import type { VariablesService } from '../variables/variables.service.js';
-import type { VariantsService } from '../variants/variants.service.js';
 import type { WriteContext } from './content.js';
+import type { AccountLookups, StatusKeys, VariableLookups, VariantLookups } from './texts.ports.js';
 
 /** What loading a write context needs from the other modules. */
 export interface WriteContextDeps {
-  accounts: Pick<AccountsService, 'supSubEnabled'>;
-  statuses: Pick<StatusesService, 'keys'>;
-  variants: Pick<VariantsService, 'resolveVariants'>;
-  variables: Pick<VariablesService, 'resolveVariables'>;
+  accounts: Pick<AccountLookups, 'supSubEnabled'>;
+  statuses: StatusKeys;
+  variants: Pick<VariantLookups, 'resolveVariants'>;
+  variables: Pick<VariableLookups, 'resolveVariables'>;
 }
 
 /**

@@ -9,6 +9,8 @@
  *   (`createTexts`, `applyUpdatePlans`, the loaders below) and the change log's fields
  *   (`textChanges`), run inside the caller's `writes.write`.
  * - Other modules' writes change texts only through `TextCascades` and `textPositions`.
+ * - What the core needs of those modules, it declares (texts.ports.ts) and is handed in
+ *   src/services.ts: it imports no module but `changes`.
  */
 
 // Writes of components and text items.
@@ -46,6 +48,8 @@ export {
 // What other modules' writes do to texts.
 export { createTextCascades, type TextCascades } from './texts.cascades.js';
 export { type FieldLookups, type FieldLookupsLoader, lookupsOfCreate, textChanges } from './texts.fields.js';
+// What the core needs from the modules that own the rows a text refers to (they implement it).
+export type * from './texts.ports.js';
 export { type TextPositions, textPositions } from './texts.positions.js';
 export { createTextsReader, type TextsReaderDeps } from './texts.reader.js';
 export {

@@ -2,31 +2,36 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import type { OpenSnapshot } from '../../db/snapshot.js';
 import { badRequest } from '../../http/errors.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
-import { type BlocksService, projectOrderKey } from '../blocks/blocks.service.js';
-import type { FoldersService } from '../folders/folders.service.js';
-import { baseNotFound, type ProjectRef, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
-import type { StatusesService } from '../statuses/statuses.service.js';
-import type { VariablesService } from '../variables/variables.service.js';
-import type { VariantsService } from '../variants/variants.service.js';
+import { baseNotFound, projectNotFound } from '../../shared/not-found.js';
 import { type FilterContext, type ResolvedFilter, resolveFilter } from './filter.js';
 import type { ParsedFilter } from './filter.parse.js';
 import { showInstances } from './instances.js';
 import type { RecordContext } from './records.js';
 import { compareDeveloperIds, loadSelection, type SqlSelection } from './selection.repository.js';
+import type {
+  AccountLookups,
+  BlockLookups,
+  BlockPlace,
+  ContainerLookups,
+  ContainerRef,
+  FolderLookups,
+  StatusKeys,
+  VariableLookups,
+  VariantLookups,
+} from './texts.ports.js';
 import { developerIdsByRowIds } from './texts.repository.js';
 import type { Component, TextEntity, TextItem, TextKind, TextQuery } from './texts.types.js';
 
 /** What the reader needs from the modules that own the tables a text refers to. */
 export interface TextsReaderDeps {
   db: Kysely<Database>;
-  statuses: Pick<StatusesService, 'keys'>;
-  accounts: Pick<AccountsService, 'userIdsByEmail'>;
-  variants: Pick<VariantsService, 'listVariants'>;
-  variables: Pick<VariablesService, 'listVariables'>;
-  folders: Pick<FoldersService, 'loadFolderTree'>;
-  projects: Pick<ProjectsService, 'listProjectRefs'>;
-  blocks: Pick<BlocksService, 'loadBlocks'>;
+  statuses: StatusKeys;
+  accounts: Pick<AccountLookups, 'userIdsByEmail'>;
+  variants: Pick<VariantLookups, 'listVariants'>;
+  variables: Pick<VariableLookups, 'listVariables'>;
+  folders: FolderLookups;
+  projects: ContainerLookups;
+  blocks: BlockLookups;
   /** Opens the consistent read a large list is made from, page by page; without it, the shared connection. */
   snapshot?: OpenSnapshot;
 }
@@ -96,9 +101,17 @@ export const componentJson =
     return `"folderId":${str(tree.developerIdOf(folderId))},"name":${str(name)}`;
   };
 
+/**
+ * The rank of a text item's block in its project's block order; items outside blocks (or in a
+ * block missing from `blocks`) rank after every block. The project order sorts by project, this
+ * rank, then position and row id.
+ */
+export const blockRank = (item: TextItem, blocks: ReadonlyMap<number, BlockPlace>): number =>
+  item.blockId === null ? Number.MAX_SAFE_INTEGER : (blocks.get(item.blockId)?.rank ?? Number.MAX_SAFE_INTEGER);
+
 /** What a text item record's own fields are written from: its container, derivation, block and component. */
 export interface TextItemRefs {
-  containers: ReadonlyMap<number, ProjectRef>;
+  containers: ReadonlyMap<number, ContainerRef>;
   /** Row id -> developer ID of the text items the items derive from. */
   baseItems: ReadonlyMap<number, string>;
   blocks: ReadonlyMap<number, { name: string; developerId: string }>;
@@ -111,7 +124,7 @@ export const textItemJson =
   ({ containers, baseItems, blocks, components }: TextItemRefs) =>
   (entity: TextEntity): string => {
     const item = entity as TextItem;
-    const own = containers.get(item.projectId) as ProjectRef;
+    const own = containers.get(item.projectId) as ContainerRef;
     const baseId =
       own.kind === 'base'
         ? own.developerId
@@ -129,11 +142,11 @@ export const textItemJson =
  * listed means every project and no base. An unknown id, or a base listed as a project (or the
  * reverse), is a 400 that says which list it belongs in.
  */
-export function selectedContainers(filter: ParsedFilter, containers: readonly ProjectRef[]): ProjectRef[] {
+export function selectedContainers(filter: ParsedFilter, containers: readonly ContainerRef[]): ContainerRef[] {
   if (!filter.projects && !filter.bases) return containers.filter((c) => c.kind === 'project');
   const byDeveloperId = new Map(containers.map((c) => [c.developerId, c]));
-  const selected = new Map<number, ProjectRef>();
-  const pick = (ids: readonly string[], kind: ProjectRef['kind']) => {
+  const selected = new Map<number, ContainerRef>();
+  const pick = (ids: readonly string[], kind: ContainerRef['kind']) => {
     for (const [i, id] of ids.entries()) {
       const found = byDeveloperId.get(id);
       if (found?.kind === kind) {
@@ -180,12 +193,10 @@ export async function readTextItems(
   const components = new Map(shown.flatMap((s) => (s.component ? [[s.component.id, s.component.developerId]] : [])));
   const derived = entities.flatMap((e) => e.baseTextItemId ?? []);
   const baseItems = derived.length > 0 ? await developerIdsByRowIds(db, workspaceId, derived) : new Map();
-  const container = (item: TextItem) => byRowId.get(item.projectId) as ProjectRef;
+  const container = (item: TextItem) => byRowId.get(item.projectId) as ContainerRef;
 
   if (query.sort === 'project_order') {
-    const keys = new Map(
-      entities.map((e) => [e, projectOrderKey({ id: e.id, block_id: e.blockId, position: e.position }, blocks)]),
-    );
+    const keys = new Map(entities.map((e) => [e, [blockRank(e, blocks), e.position, e.id]]));
     entities = [...entities].sort((a, b) => {
       const byProject = compareDeveloperIds(container(a).developerId, container(b).developerId);
       const [rankA, positionA] = keys.get(a) as [number, number, number];

@@ -1,8 +1,7 @@
 import type { Executor } from '../../db/schema.js';
-import type { ProjectRef } from '../projects/projects.service.js';
 import { type ResolvedFilter, resolveFilter, selectRecords } from './filter.js';
 import { showInstances } from './instances.js';
-import { type ReadBasis, selectedContainers, sqlSelection, type TextsReaderDeps } from './reader.kinds.js';
+import { blockRank, type ReadBasis, selectedContainers, sqlSelection, type TextsReaderDeps } from './reader.kinds.js';
 import {
   compareDeveloperIds,
   containerTexts,
@@ -13,6 +12,7 @@ import {
   stampPages,
   textsByRowIds,
 } from './selection.repository.js';
+import type { ContainerRef } from './texts.ports.js';
 import type {
   OwnerSelection,
   StampedSelection,
@@ -32,7 +32,7 @@ export interface PagedRead {
   /** Whether some selected texts skip the status and assignee filters (items of a base). */
   withBases: boolean;
   /** Text items in project order: the project refs and the blocks' ranks. */
-  projectOrder: { ordered: ProjectRef[]; rank: (item: TextItem) => number } | null;
+  projectOrder: { ordered: ContainerRef[]; rank: (item: TextItem) => number } | null;
 }
 
 /** Resolves a paged query the way a fetch does: an unknown reference is a 400 here. */
@@ -70,7 +70,7 @@ export async function resolvePaged(
   // Items of a base skip the status and assignee filters, so SQL applies them only without bases.
   const withBases = chosen.some((c) => c.kind === 'base');
   const selection = { ...sqlSelection('text_item', filter, query, !withBases), containerIds: chosen.map((c) => c.id) };
-  const inBase = (entity: unknown) => (byRowId.get((entity as TextItem).projectId) as ProjectRef).kind === 'base';
+  const inBase = (entity: unknown) => (byRowId.get((entity as TextItem).projectId) as ContainerRef).kind === 'base';
   const select = selectRecords(filter, inBase);
   // Linked instances show their components' text, read with the page.
   const shown = async (entities: readonly TextEntity[]): Promise<TextSelection> => ({
@@ -85,10 +85,7 @@ export async function resolvePaged(
     query.sort === 'project_order' && blocks !== null
       ? {
           ordered: [...chosen].sort((a, b) => compareDeveloperIds(a.developerId, b.developerId)),
-          rank: (item: TextItem) =>
-            item.blockId === null
-              ? Number.MAX_SAFE_INTEGER
-              : (blocks.get(item.blockId)?.rank ?? Number.MAX_SAFE_INTEGER),
+          rank: (item: TextItem) => blockRank(item, blocks),
         }
       : null;
   return { filter, selection, select, shown, withBases, projectOrder };

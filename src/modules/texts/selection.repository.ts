@@ -6,7 +6,8 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
-import { dialectOf } from '../../db/dialect.js';
+import { keyPartDigests } from '../../db/key-parts.js';
+import { answersOnEventLoop, codeUnitOrder, cursorPages, rowIdLookupColumn } from '../../db/query-plan.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import { assembleEntities, type TextColumns, type TextVariableRow } from './entities.js';
@@ -42,14 +43,14 @@ export interface SqlSelection {
 type Where = ExpressionBuilder<Database, 'texts'>;
 
 /**
- * The WHERE of a selection. With `unindexed` (SQLite, when the rows are looked up by row id), the
- * columns are written `+texts.column`, which SQLite reads as "use no index for this term": given
- * `texts.id in (...)` as well, it would otherwise walk the (workspace, kind, developer ID) index
- * over every text of the kind, tens of milliseconds at 200,000 texts, instead of looking the rows up.
+ * The WHERE of a selection. With `byRowId` (the database of a query that also looks the rows up
+ * by row id), the columns are written for that lookup (`rowIdLookupColumn`: `+texts.column` on
+ * SQLite, so that it looks the rows up instead of walking the (workspace, kind, developer ID)
+ * index over every text of the kind).
  */
-function conditions(eb: Where, workspaceId: number, s: SqlSelection, unindexed = false): Expression<SqlBool> {
+function conditions(eb: Where, workspaceId: number, s: SqlSelection, byRowId?: Executor): Expression<SqlBool> {
   const col = (name: 'workspace_id' | 'kind' | 'project_id' | 'folder_id' | 'integrated' | 'status' | 'assignee_id') =>
-    unindexed ? sql.raw(`+texts.${name}`) : sql.ref(`texts.${name}`);
+    byRowId ? rowIdLookupColumn(byRowId, `texts.${name}`) : sql.ref(`texts.${name}`);
   const all: Expression<SqlBool>[] = [eb(col('workspace_id'), '=', workspaceId), eb(col('kind'), '=', s.kind)];
   if (s.containerIds) all.push(eb(col('project_id'), 'in', [...s.containerIds]));
   if (s.folderIds) {
@@ -93,7 +94,7 @@ export const PAGE_SIZE = 1000;
  * wait for; a page of 250 keeps a read to a few milliseconds. PostgreSQL answers while the event
  * loop goes on, so its pages stay large.
  */
-const wholePageSize = (db: Executor) => (dialectOf(db) === 'postgres' ? PAGE_SIZE : 250);
+const wholePageSize = (db: Executor) => (answersOnEventLoop(db) ? 250 : PAGE_SIZE);
 
 /** The variant values and variables of some texts, grouped with them into entities. */
 async function withValues(db: Executor, rows: TextColumns[], s: SqlSelection): Promise<TextEntity[]> {
@@ -151,26 +152,17 @@ async function* orderedPages<R extends Ordered>(
   range?: KeyRange,
 ): AsyncGenerator<R[]> {
   if (s.containerIds?.length === 0 || s.folderIds?.size === 0 || s.statuses?.length === 0) return;
-  const postgres = dialectOf(db) === 'postgres';
-  const byDeveloperId = postgres ? sql`texts.developer_id collate "C"` : sql`texts.developer_id`;
+  const byDeveloperId = codeUnitOrder(db, 'texts.developer_id');
   const query = (after: string | null) =>
     columns(db.selectFrom('texts').where((eb) => conditions(eb, workspaceId, s)))
       .$if(range !== undefined, (q) => q.where(inRange(byDeveloperId, range as KeyRange)))
       .$if(after !== null, (q) => q.where(byDeveloperId, '>', after))
       .orderBy(byDeveloperId);
-  if (postgres && db.isTransaction) {
-    cursors += 1;
-    const cursor = sql.id(`texts_page_${cursors}`);
-    await sql`declare ${cursor} no scroll cursor for ${query(null)}`.execute(db);
-    try {
-      for (;;) {
-        const { rows } = await sql<R>`fetch ${sql.lit(pageSize)} from ${cursor}`.execute(db);
-        if (rows.length > 0) yield rows;
-        if (rows.length < pageSize) return;
-      }
-    } finally {
-      await sql`close ${cursor}`.execute(db);
-    }
+  // In a PostgreSQL snapshot, one cursor; else each page seeks past the last one.
+  const fromCursor = cursorPages<R>(db, query(null) as SelectQueryBuilder<Database, any, R>, pageSize);
+  if (fromCursor) {
+    yield* fromCursor;
+    return;
   }
   let after: string | null = null;
   for (;;) {
@@ -265,17 +257,12 @@ function inRange(key: RawBuilder<unknown>, range: KeyRange, lo: unknown = range.
   return range.inclusive ? within : sql<SqlBool>`${within} and ${key} <> ${lo} and ${key} <> ${hi}`;
 }
 
-/** Parts per digest query on SQLite: about 8,000 texts, a few milliseconds on the event loop at a time. */
-const PARTS_PER_QUERY = 32;
-
 /**
  * The selected texts' count and stamps in each part of the key space that `ranges` cut (see
- * `keyParts`; on SQLite, of a part between two ranges only whether it holds a text: a count of 0
- * or 1 and no stamps), aggregated by the database (one row per part, none per text), with the stamps as
- * `stampPages` makes them: the text's revision, and for a linked instance its component's row id
- * and revision. On SQLite each part is a seek on the (workspace, kind, developer ID) index; on
- * PostgreSQL, whose index follows the database's collation rather than code-unit order, one pass
- * over the selection puts each text in its part (`width_bucket` in the "C" collation).
+ * `keyParts`; of a part between two ranges the count may only say whether it holds a text: 0 or
+ * 1, and no stamps), aggregated by the database (one row per part, none per text), with the
+ * stamps as `stampPages` makes them: the text's revision, and for a linked instance its
+ * component's row id and revision. How each database aggregates is `keyPartDigests`'s business.
  */
 export async function stampDigests(
   db: Executor,
@@ -284,74 +271,14 @@ export async function stampDigests(
   ranges: readonly { first: string; last: string }[],
 ): Promise<StampDigest[]> {
   const parts = keyParts(ranges);
-  const out = parts.map((): StampDigest => ({ count: 0, stamps: '' }));
-  if (s.containerIds?.length === 0 || s.folderIds?.size === 0 || s.statuses?.length === 0) return out;
-  const postgres = dialectOf(db) === 'postgres';
-  const key = postgres ? sql`texts.developer_id collate "C"` : sql`texts.developer_id`;
+  if (s.containerIds?.length === 0 || s.folderIds?.size === 0 || s.statuses?.length === 0) {
+    return parts.map((): StampDigest => ({ count: 0, stamps: '' }));
+  }
   const stamp = sql<string>`cast(texts.id as text) || ':' || cast(texts.revision as text) || case
     when texts.component_id is null then ''
     else '/' || cast(texts.component_id as text) || '.' || coalesce((select cast(c.revision as text) from texts c
       where c.id = texts.component_id and c.workspace_id = texts.workspace_id), '') end`;
-  const set = (part: number, stamps: string | null) => {
-    out[part] = { count: stamps ? stamps.split(',').length : 0, stamps: stamps ?? '' };
-  };
-  if (postgres) {
-    const firsts = ranges.map((range) => range.first);
-    const lasts = ranges.map((range) => range.last);
-    // Bucket b: the keys from range b's first (1-based; 0 before the first range) to the next one's.
-    const bucket = ranges.length === 0 ? sql<number>`0` : sql<number>`width_bucket(${key}, ${firsts}::text[])`;
-    const texts = db
-      .selectFrom('texts')
-      .where((eb) => conditions(eb, workspaceId, s))
-      .select([stamp.as('stamp'), sql<string>`texts.developer_id`.as('key'), bucket.as('b')]);
-    const part = sql<number>`case when t.b = 0 then 0
-      when t.key collate "C" <= (${lasts}::text[])[t.b] then 2 * t.b - 1 else 2 * t.b end`;
-    const rows = await db
-      .selectFrom(texts.as('t'))
-      .select([part.as('part'), sql<string>`string_agg(t.stamp, ',' order by t.key collate "C")`.as('stamps')])
-      .groupBy(sql`1`)
-      .execute();
-    for (const row of rows) set(Number(row.part), row.stamps);
-    return out;
-  }
-  for (let from = 0; from < parts.length; from += PARTS_PER_QUERY) {
-    // SQLite answers on the event loop: other requests get a turn between queries.
-    if (from > 0) await nextTurn();
-    const batch = parts.slice(from, from + PARTS_PER_QUERY);
-    const source = sql<{ i: number; lo: string; hi: string; inc: number }>`(select cast(key as integer) as i,
-      value ->> 0 as lo, value ->> 1 as hi, value ->> 2 as inc, value ->> 3 as gap
-      from json_each(${JSON.stringify(batch.map((r, i) => [r.lo, r.hi, r.inclusive ? 1 : 0, (from + i) % 2 === 0 ? 1 : 0]))}))`;
-    const within = sql<SqlBool>`${key} >= r.lo and ${key} <= r.hi and (r.inc = 1 or (${key} <> r.lo and ${key} <> r.hi))`;
-    // One subquery per part, run as a seek on the (workspace, kind, developer ID) index, which
-    // visits the texts in developer-ID order. The concatenation has no ORDER BY of its own: SQLite
-    // would sort again what the index already gives in order (a temporary B-tree per part, half
-    // the query's time). Should it ever concatenate in another order, the digest differs from the
-    // stored run's and the range is read text by text: slower, never wrong.
-    // A part between two ranges (even index) needs only whether it holds a text: its texts are
-    // read page by page anyway. Concatenating its stamps would be one synchronous query over
-    // every text of a first export (no ranges yet), a second or more at 200,000 texts.
-    const rows = await db
-      .selectFrom(source.as('r'))
-      .select((eb) => {
-        const inPart = eb
-          .selectFrom('texts')
-          .where((inner) => conditions(inner as unknown as Where, workspaceId, s))
-          .where(within);
-        const any = inPart.select(sql<string>`''`.as('stamps')).limit(1);
-        const all = inPart.select(sql<string>`group_concat(${stamp}, ',')`.as('stamps'));
-        return [
-          sql<number>`r.i`.as('i'),
-          sql<string | null>`case when r.gap = 1 then (${any}) else (${all}) end`.as('stamps'),
-        ];
-      })
-      .execute();
-    for (const row of rows) {
-      const part = from + Number(row.i);
-      if (part % 2 === 0) out[part] = { count: row.stamps === null ? 0 : 1, stamps: '' };
-      else set(part, row.stamps as string | null);
-    }
-  }
-  return out;
+  return keyPartDigests(db, { parts, ranges, where: (eb) => conditions(eb, workspaceId, s), stamp });
 }
 
 /** The selected texts among these row ids, with the selection's values, in no particular order. */
@@ -365,21 +292,18 @@ export async function textsByRowIds(
   const pageSize = wholePageSize(db);
   for (let from = 0; from < ids.length; from += pageSize) {
     // SQLite answers on the event loop: other requests get a turn between pages.
-    if (from > 0 && dialectOf(db) !== 'postgres') await nextTurn();
+    if (from > 0 && answersOnEventLoop(db)) await nextTurn();
     const part = ids.slice(from, from + pageSize);
     const rows = await db
       .selectFrom('texts')
       .select(TEXT_COLUMNS)
-      .where((eb) => conditions(eb, workspaceId, s, dialectOf(db) === 'sqlite'))
+      .where((eb) => conditions(eb, workspaceId, s, db))
       .where('texts.id', 'in', part)
       .execute();
     if (rows.length > 0) for (const text of await withValues(db, rows, s)) out.push(text);
   }
   return out;
 }
-
-/** Cursor names, unique within the process (and so within any transaction). */
-let cursors = 0;
 
 /** Every selected text of one project or base, ordered by position and row id by the database. */
 export async function containerTexts(

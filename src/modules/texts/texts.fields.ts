@@ -35,7 +35,7 @@ export function lookupsOfCreate(
   own: Partial<Pick<FieldLookups, 'folders' | 'blocks' | 'containers' | 'texts'>>,
 ): FieldLookups {
   const variants = new Map<number, string>();
-  for (const row of context.variants.values()) variants.set(row.id, row.developer_id);
+  for (const variant of context.variants.values()) variants.set(variant.id, variant.developerId);
   const variables = new Map<number, string>();
   for (const variable of context.variables.values()) variables.set(variable.id, variable.name);
   const users = new Map<number, string>();

@@ -78,9 +78,9 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
       deps.accounts.userIdsByEmail(workspaceId),
     ]);
     return {
-      filterContext: { statuses, variants: new Map(variants.map((v) => [v.developer_id, v.id])), userIds },
+      filterContext: { statuses, variants: new Map(variants.map((v) => [v.developerId, v.id])), userIds },
       recordContext: {
-        variantDeveloperIds: new Map(variants.map((v) => [v.id, v.developer_id])),
+        variantDeveloperIds: new Map(variants.map((v) => [v.id, v.developerId])),
         variableNames: new Map(variables.map((v) => [v.id, v.name])),
         emails: new Map([...userIds].map(([email, id]) => [id, email])),
       },

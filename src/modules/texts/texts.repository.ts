@@ -1,6 +1,6 @@
 import { CompiledQuery, type Insertable, sql } from 'kysely';
 import { bulkInsertObjects } from '../../db/bulk-insert.js';
-import { dialectOf } from '../../db/dialect.js';
+import { rowIdLookupColumn, typedPlaceholders } from '../../db/query-plan.js';
 import type { Executor } from '../../db/schema.js';
 import type { NewTextRow, TextVariantsTable } from '../../db/schema.texts.js';
 import { appendAll } from '../../shared/arrays.js';
@@ -54,14 +54,14 @@ async function loadWhere<K extends TextKind>(
   kind: K,
   where: TextFilter,
 ): Promise<TextOfKind<K>[]> {
-  // By row id on SQLite, `+column` keeps the planner off the (workspace, kind, developer ID) index,
-  // which it would otherwise walk over every text of the kind instead of looking the rows up.
-  const byRowId = where.rowIds !== undefined && dialectOf(db) === 'sqlite';
+  // By row id, the planner is kept off the (workspace, kind, developer ID) index (on SQLite it would
+  // otherwise walk it over every text of the kind instead of looking the rows up).
+  const byRowId = where.rowIds !== undefined;
   const texts = await db
     .selectFrom('texts')
     .select(TEXT_COLUMNS)
-    .where(byRowId ? sql.raw('+workspace_id') : sql.ref('workspace_id'), '=', workspaceId)
-    .where(byRowId ? sql.raw('+kind') : sql.ref('kind'), '=', kind)
+    .where(byRowId ? rowIdLookupColumn(db, 'workspace_id') : sql.ref('workspace_id'), '=', workspaceId)
+    .where(byRowId ? rowIdLookupColumn(db, 'kind') : sql.ref('kind'), '=', kind)
     .$if(where.developerIds !== undefined, (q) => q.where('developer_id', 'in', where.developerIds as string[]))
     .$if(where.componentIds !== undefined, (q) => q.where('component_id', 'in', where.componentIds as number[]))
     .$if(where.rowIds !== undefined, (q) => q.where('id', 'in', where.rowIds as number[]))
@@ -245,7 +245,7 @@ export async function updateTextsEach(
     if (list) list.push(update);
     else byColumns.set(key, [update]);
   }
-  const postgres = dialectOf(db) === 'postgres';
+  const placeholder = typedPlaceholders(db);
   for (const [key, group] of byColumns) {
     const columns = key.split(',') as (keyof TextChanges)[];
     const names = ['id', ...columns];
@@ -263,7 +263,7 @@ export async function updateTextsEach(
       const parameters: unknown[] = [];
       const slot = (value: unknown, type: string) => {
         parameters.push(value);
-        return postgres ? `$${parameters.length}::${type}` : '?';
+        return placeholder(parameters.length, type);
       };
       const tuples = part.map(
         (u) =>

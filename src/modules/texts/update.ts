@@ -1,4 +1,4 @@
-import type { Executor, VariantRow } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { type AppError, badRequest, conflict } from '../../http/errors.js';
 import type { Change } from '../changes/index.js';
@@ -16,6 +16,7 @@ import {
 } from './content.js';
 import { textColumns, variantValueRow } from './entities.js';
 import { baseOwner, type Owner } from './records.js';
+import type { VariantLookups, VariantRef } from './texts.ports.js';
 import * as repo from './texts.repository.js';
 import type { PluralForm, PluralText, TextEntity, TextFieldChanges, VariantValue } from './texts.types.js';
 
@@ -99,7 +100,7 @@ const touchesContent = (u: ContentUpdateInput) =>
   [u.text, u.plurals, u.status, u.assignee, u.notes, u.characterLimit].some((field) => field !== undefined);
 
 /** A variant value the text lacks starts as a copy of the base text, with the variant defaults. */
-function freshVariantValue(context: WriteContext, entity: TextEntity, variant: VariantRow, u: ContentUpdateInput) {
+function freshVariantValue(context: WriteContext, entity: TextEntity, variant: VariantRef, u: ContentUpdateInput) {
   const copyPlurals = u.text === undefined && u.plurals === undefined;
   return {
     variantId: variant.id,
@@ -120,7 +121,7 @@ function freshVariantValue(context: WriteContext, entity: TextEntity, variant: V
 export function planUpdates<U extends ContentUpdateInput>(
   updates: readonly U[],
   entities: ReadonlyMap<string, TextEntity>,
-  variant: VariantRow | null,
+  variant: VariantRef | null,
   context: WriteContext,
   rules: UpdateRules<U>,
 ): UpdatePlan[] {
@@ -219,7 +220,7 @@ export async function applyUpdatePlans(
   trx: Executor,
   workspaceId: number,
   plans: readonly UpdatePlan[],
-  variant: VariantRow | null,
+  variant: VariantRef | null,
 ): Promise<void> {
   const updatedAt = now();
   const updates = plans.map((plan) => {
@@ -253,19 +254,12 @@ export async function applyUpdatePlans(
  * is set (inside the request's transaction; `created` is then its change), else a 400.
  */
 export async function targetVariant(
-  deps: {
-    resolveVariants: (trx: Executor, workspaceId: number, ids: readonly string[]) => Promise<Map<string, VariantRow>>;
-    ensureVariant: (
-      trx: Executor,
-      workspaceId: number,
-      developerId: string,
-    ) => Promise<{ variant: VariantRow; change: Change | null }>;
-  },
+  deps: Pick<VariantLookups, 'resolveVariants' | 'ensureVariant'>,
   trx: Executor,
   workspaceId: number,
   input: { variantId?: string; forceVariantCreation?: boolean },
   notFoundMessage: (developerId: string) => string,
-): Promise<{ variant: VariantRow | null; created: Change | null }> {
+): Promise<{ variant: VariantRef | null; created: Change | null }> {
   if (input.variantId === undefined) return { variant: null, created: null };
   const found = (await deps.resolveVariants(trx, workspaceId, [input.variantId])).get(input.variantId);
   if (found) return { variant: found, created: null };

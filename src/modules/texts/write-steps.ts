@@ -1,17 +1,16 @@
 import type { Kysely, Transaction } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database, Executor, VariantRow } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Database, Executor } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
 import { appendAll } from '../../shared/arrays.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
 import type { Change, PlannedWrite, WritePath } from '../changes/index.js';
-import type { VariantsService } from '../variants/variants.service.js';
 import { pluralFormsOf } from './content.js';
 import type { WriteContextDeps } from './context.js';
 import { PLURAL_FORMS, splitPluralRecordId } from './plurals.js';
 import type { TextCascades } from './texts.cascades.js';
 import type { FieldLookups } from './texts.fields.js';
 import { textChanges } from './texts.fields.js';
+import type { AccountLookups, VariantLookups, VariantRef } from './texts.ports.js';
 import { existingDeveloperIds, loadTextsByDeveloperIds } from './texts.repository.js';
 import type { PluralForm, TextEntity, TextKind, TextOfKind, TextsReader } from './texts.types.js';
 import { applyUpdatePlans, type UpdatePlan, updatedEntity } from './update.js';
@@ -27,8 +26,8 @@ export interface TextsServiceDeps extends WriteContextDeps {
   writes: WritePath;
   reader: Pick<TextsReader, 'records' | 'recordStream'>;
   texts: Pick<TextCascades, 'lookupsFor'>;
-  accounts: Pick<AccountsService, 'userIdsByEmail' | 'supSubEnabled'>;
-  variants: Pick<VariantsService, 'resolveVariants' | 'ensureVariant'>;
+  accounts: AccountLookups;
+  variants: Pick<VariantLookups, 'resolveVariants' | 'ensureVariant'>;
   /** At most this many tags on a text (the `LIMIT_TAGS` setting): what `addTags` may not go beyond. */
   maxTags?: number;
 }
@@ -86,7 +85,7 @@ export function takenPluralIds(
   workspaceId: number,
   kind: TextKind,
   updates: readonly PluralsUpdate[],
-  variant: VariantRow | null,
+  variant: VariantRef | null,
 ): Promise<Set<string>> {
   const adding = variant ? updates : updates.filter((u) => u.plurals !== undefined);
   // A new developer ID must be free, and so must the plural records it brings.
@@ -123,7 +122,7 @@ export async function pluralFormsOfRenameTargets(
 export function plannedUpdates(
   workspaceId: number,
   plans: UpdatePlan[],
-  variant: VariantRow | null,
+  variant: VariantRef | null,
   createdVariant: Change | null,
   lookups: FieldLookups,
 ): PlannedWrite<undefined> {

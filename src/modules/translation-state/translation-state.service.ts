@@ -100,7 +100,7 @@ export function createTranslationStateService(deps: TranslationStateDeps) {
       const selections = await Promise.all(
         reads.map((read) => deps.texts.select(workspaceId, revision, { ...read, translationState: true })),
       );
-      const variants = variantRows.map((v) => ({ id: v.id, developerId: v.developer_id }));
+      const variants = variantRows.map((v) => ({ id: v.id, developerId: v.developerId }));
       return countStates(variants, selections as TextSelection[]);
     },
   };

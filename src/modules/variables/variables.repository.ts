@@ -1,7 +1,9 @@
-import type { Executor, VariableRow } from '../../db/schema.js';
+import type { Selectable } from 'kysely';
+import type { Executor, VariablesTable } from '../../db/schema.js';
 import type { VariableType } from './variable-data.js';
 
-export type { VariableRow };
+/** A `variables` row: this module's own; other modules get a `Variable`. */
+export type VariableRow = Selectable<VariablesTable>;
 
 /** The workspace's variables in creation order (the id is assigned in insertion order). */
 export async function listVariables(db: Executor, workspaceId: number): Promise<VariableRow[]> {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';

@@ -1,15 +1,16 @@
-import type { Executor, VariantRow } from '../../db/schema.js';
+import type { Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest } from '../../http/errors.js';
 import type { Change } from '../changes/index.js';
 import { changeOf } from '../changes/index.js';
-import { variantFields, variantIdentity } from './variants.records.js';
+import { toVariant, variantFields, variantIdentity } from './variants.records.js';
 import * as repo from './variants.repository.js';
 import { RESERVED_VARIANT_IDS } from './variants.rules.js';
+import type { Variant } from './variants.types.js';
 
 /** A variant that `forceVariantCreation` found or made, and the change to record when it made it. */
 export interface EnsuredVariant {
-  variant: VariantRow;
+  variant: Variant;
   change: Change | null;
 }
 
@@ -25,7 +26,7 @@ export async function ensureVariant(
   field = 'variantId',
 ): Promise<EnsuredVariant> {
   const [existing] = await repo.findVariantsByDeveloperIds(executor, workspaceId, [developerId]);
-  if (existing) return { variant: existing, change: null };
+  if (existing) return { variant: toVariant(existing), change: null };
   if (RESERVED_VARIANT_IDS.has(developerId)) throw badRequest(`${field}: '${developerId}' is a reserved variant id`);
   const named = (await repo.listVariants(executor, workspaceId)).find((row) => row.name === developerId);
   if (named) {
@@ -39,6 +40,6 @@ export async function ensureVariant(
     [{ developer_id: developerId, name: developerId, description: '', locale_code: null }],
     now(),
   );
-  const variant = row as VariantRow;
-  return { variant, change: changeOf(variantIdentity(variant), null, variantFields(variant)) };
+  const created = row as repo.VariantRow;
+  return { variant: toVariant(created), change: changeOf(variantIdentity(created), null, variantFields(created)) };
 }

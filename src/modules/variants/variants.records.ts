@@ -1,20 +1,29 @@
-import type { VariantRow } from '../../db/schema.js';
 import type { Fields, RecordIdentity } from '../changes/index.js';
-import type { VariantChanges } from './variants.repository.js';
+import type { VariantChanges, VariantRow } from './variants.repository.js';
+import type { Variant } from './variants.types.js';
 
 /** A variant as the API returns it. */
-export interface Variant {
+export interface VariantRecord {
   id: string;
   name: string;
   description: string;
   localeCode: string | null;
 }
 
+/** The row as other modules see it. */
 export const toVariant = (row: VariantRow): Variant => ({
-  id: row.developer_id,
+  id: row.id,
+  developerId: row.developer_id,
   name: row.name,
   description: row.description,
   localeCode: row.locale_code,
+});
+
+export const toVariantRecord = (variant: Variant): VariantRecord => ({
+  id: variant.developerId,
+  name: variant.name,
+  description: variant.description,
+  localeCode: variant.localeCode,
 });
 
 /** The change log's identity of a variant: its row id survives a `newDeveloperId`. */

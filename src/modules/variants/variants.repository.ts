@@ -1,5 +1,8 @@
-import type { Insertable } from 'kysely';
-import type { Executor, VariantRow, VariantsTable } from '../../db/schema.js';
+import type { Insertable, Selectable } from 'kysely';
+import type { Executor, VariantsTable } from '../../db/schema.js';
+
+/** A `variants` row: this module's own; other modules get a `Variant` (variants.types.ts). */
+export type VariantRow = Selectable<VariantsTable>;
 
 export type NewVariant = Omit<Insertable<VariantsTable>, 'id' | 'workspace_id' | 'created_at'>;
 

@@ -1,8 +1,7 @@
-import type { VariantRow } from '../../db/schema.js';
 import { badRequest, notFound } from '../../http/errors.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import { canonicalLocale } from '../../shared/locale.js';
-import type { VariantChanges } from './variants.repository.js';
+import type { VariantChanges, VariantRow } from './variants.repository.js';
 
 /** `all` and `base` select records in filters, so no variant may be called that. */
 export const RESERVED_VARIANT_IDS: ReadonlySet<string> = new Set(['all', 'base']);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { isUniqueViolation } from '../../db/dialect.js';
-import type { Database, Executor, VariantRow } from '../../db/schema.js';
+import { isUniqueViolation } from '../../db/errors.js';
+import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
@@ -11,11 +11,21 @@ import type { Change, WritePath, WriteScope } from '../changes/index.js';
 import { changesOf } from '../changes/index.js';
 import type { TextCascades } from '../texts/index.js';
 import { type EnsuredVariant, ensureVariant } from './variants.force.js';
-import { toVariant, updatedRow, type Variant, variantFields, variantIdentity } from './variants.records.js';
+import {
+  toVariant,
+  toVariantRecord,
+  updatedRow,
+  type VariantRecord,
+  variantFields,
+  variantIdentity,
+} from './variants.records.js';
 import * as repo from './variants.repository.js';
 import { planUpdates, RESERVED_VARIANT_IDS, type VariantUpdate } from './variants.rules.js';
+import type { Variant } from './variants.types.js';
 
-export type { EnsuredVariant, Variant, VariantUpdate };
+type VariantRow = repo.VariantRow;
+
+export type { EnsuredVariant, Variant, VariantRecord, VariantUpdate };
 export { ensureVariant };
 
 export interface NewVariantInput {
@@ -26,16 +36,17 @@ export interface NewVariantInput {
 }
 
 /** Every variant of the workspace, in creation order. */
-export const listVariants = (executor: Executor, workspaceId: number) => repo.listVariants(executor, workspaceId);
+export const listVariants = async (executor: Executor, workspaceId: number): Promise<Variant[]> =>
+  (await repo.listVariants(executor, workspaceId)).map(toVariant);
 
 /** The variants among `developerIds` that exist, by developer ID; callers report the missing ones. */
 export async function resolveVariants(
   executor: Executor,
   workspaceId: number,
   developerIds: readonly string[],
-): Promise<Map<string, VariantRow>> {
+): Promise<Map<string, Variant>> {
   const rows = await repo.findVariantsByDeveloperIds(executor, workspaceId, [...new Set(developerIds)]);
-  return new Map(rows.map((row) => [row.developer_id, row]));
+  return new Map(rows.map((row) => [row.developer_id, toVariant(row)]));
 }
 
 export interface VariantsDeps {
@@ -57,7 +68,8 @@ export function createVariantsService(deps: VariantsDeps) {
     resolveVariants,
     ensureVariant,
 
-    list: async (workspaceId: number): Promise<Variant[]> => (await listVariants(db, workspaceId)).map(toVariant),
+    list: async (workspaceId: number): Promise<VariantRecord[]> =>
+      (await listVariants(db, workspaceId)).map(toVariantRecord),
 
     /** Creates the variants in order and answers their developer IDs, generated ones included. */
     async create(scope: WriteScope, variants: readonly NewVariantInput[]): Promise<string[]> {
@@ -158,7 +170,12 @@ export function createVariantsService(deps: VariantsDeps) {
       const { workspaceId } = scope;
       assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
       await writes.write(scope, async (trx) => {
-        const found = await resolveVariants(trx, workspaceId, developerIds);
+        const found = new Map(
+          (await repo.findVariantsByDeveloperIds(trx, workspaceId, [...new Set(developerIds)])).map((row) => [
+            row.developer_id,
+            row,
+          ]),
+        );
         const missing = developerIds.filter((id) => !found.has(id));
         if (missing.length > 0) throw notFound(`Variants not found: ${missing.join(', ')}`);
         const rows = developerIds.map((id) => found.get(id) as VariantRow);

@@ -4,7 +4,6 @@
  */
 import type { Kysely } from 'kysely';
 import type { WebhooksConfig } from '../../config.js';
-import type { DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import type { HistoryService, WritePath } from '../changes/index.js';
 import { createDeliveriesService, type DeliveriesService } from './deliveries.service.js';
@@ -24,19 +23,17 @@ export interface WebhooksModule {
 
 export function createWebhooks(deps: {
   db: Kysely<Database>;
-  dialect: DialectName;
   writes: WritePath;
   /** The change log: events store which of its changes they carry, and read them when sent. */
   changeLog: Pick<HistoryService, 'idsOfWrite' | 'inRanges'>;
   config: WebhooksConfig;
 }): WebhooksModule {
-  const { db, dialect, writes, changeLog, config } = deps;
+  const { db, writes, changeLog, config } = deps;
   writes.subscribe(outboxSubscriber(changeLog));
   const inRanges = changeLog.inRanges;
   return {
     resource: createWebhooksService({ db, writes, config }),
     deliveries: createDeliveriesService({ db, inRanges }),
-    worker: (log, overrides = {}) =>
-      createWebhookWorker({ db, dialect, inRanges, config: { ...config, ...overrides }, log }),
+    worker: (log, overrides = {}) => createWebhookWorker({ db, inRanges, config: { ...config, ...overrides }, log }),
   };
 }

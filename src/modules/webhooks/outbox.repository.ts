@@ -1,6 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import { sql } from 'kysely';
-import type { DialectName } from '../../db/dialect.js';
+import { skippingLockedRows } from '../../db/query-plan.js';
 import type { Database, Executor } from '../../db/schema.js';
 
 /**
@@ -77,7 +77,6 @@ export async function insertEvents(
  */
 export async function claimDue(
   db: Kysely<Database>,
-  dialect: DialectName,
   worker: string,
   now: string,
   leaseUntil: string,
@@ -102,7 +101,7 @@ export async function claimDue(
     .orderBy('due_at')
     .orderBy('id')
     .limit(limit);
-  if (dialect === 'postgres') pick = pick.forUpdate().skipLocked();
+  pick = skippingLockedRows(db, pick);
   const rows = await db
     .updateTable('webhook_attempts')
     .set({ lease_until: leaseUntil, claimed_by: worker })

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { WebhooksConfig } from '../../config.js';
-import { isUniqueViolation } from '../../db/dialect.js';
+import { isUniqueViolation } from '../../db/errors.js';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { badRequest, conflict, notFound } from '../../http/errors.js';

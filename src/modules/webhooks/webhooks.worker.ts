@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Kysely, Transaction } from 'kysely';
 import type { WebhooksConfig } from '../../config.js';
-import type { DialectName } from '../../db/dialect.js';
 import type { Database } from '../../db/schema.js';
 import * as outbox from './outbox.repository.js';
 import { type ChangesInRanges, changesJson, eventBody } from './webhooks.body.js';
@@ -32,12 +31,11 @@ export interface WebhookWorker {
  */
 export function createWebhookWorker(deps: {
   db: Kysely<Database>;
-  dialect: DialectName;
   inRanges: ChangesInRanges;
   config: WebhooksConfig;
   log: Logger;
 }): WebhookWorker {
-  const { db, dialect, inRanges, config, log } = deps;
+  const { db, inRanges, config, log } = deps;
   const id = `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   const active = new Set<Promise<void>>();
   let stopping = false;
@@ -182,7 +180,6 @@ export function createWebhookWorker(deps: {
           const now = Date.now();
           const ids = await outbox.claimDue(
             db,
-            dialect,
             id,
             new Date(now).toISOString(),
             new Date(now + LEASE_MS).toISOString(),

@@ -173,7 +173,7 @@ describe('history of style guides', () => {
     const ws = await createWorkspace(ctx);
     await createVariant(ws.api, 'fr', 'fr-FR');
     await createGuide(ws.api, { developerId: 'tone', name: 'Tone', variantId: 'fr' });
-    const fr = (await ctx.services.variants.listVariants(ctx.database.db, ws.id)).find((v) => v.developer_id === 'fr');
+    const fr = (await ctx.services.variants.listVariants(ctx.database.db, ws.id)).find((v) => v.developerId === 'fr');
     const scope = { workspaceId: ws.id, actor: { email: ws.email, keyId: null } };
     await ctx.services.writes.write(scope, async (trx) => ({
       changes: await ctx.services.styleguides.clearVariantScopes(trx, ws.id, [fr!.id]),

@@ -378,7 +378,7 @@ describe('variants service for other modules', () => {
     expect(found.get('fr')?.name).toBe('French');
 
     const created = await db.transaction().execute((trx) => variants.ensureVariant(trx, workspace.id, 'pt-BR'));
-    expect(created.variant).toMatchObject({ developer_id: 'pt-BR', name: 'pt-BR', description: '', locale_code: null });
+    expect(created.variant).toMatchObject({ developerId: 'pt-BR', name: 'pt-BR', description: '', localeCode: null });
     expect(created.change).toMatchObject({ kind: 'variant', developerId: 'pt-BR', action: 'created' });
     const again = await variants.ensureVariant(db, workspace.id, 'fr');
     expect(again.variant.name).toBe('French');
@@ -386,6 +386,6 @@ describe('variants service for other modules', () => {
     await expect(variants.ensureVariant(db, workspace.id, 'all')).rejects.toThrow(
       "variantId: 'all' is a reserved variant id",
     );
-    expect((await variants.listVariants(db, workspace.id)).map((row) => row.developer_id)).toEqual(['fr', 'pt-BR']);
+    expect((await variants.listVariants(db, workspace.id)).map((row) => row.developerId)).toEqual(['fr', 'pt-BR']);
   });
 });
