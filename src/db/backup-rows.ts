@@ -60,8 +60,13 @@ export async function* pageRows(
     : sql`${sql.table(spec.table)} as x where ${scope}x.workspace_id = ${workspaceId}`;
   const keys = sql.join(spec.keys.map(own));
   let after: unknown[] | undefined;
+  // Through a parent, the page's range goes on the parent's key as well: PostgreSQL does not carry
+  // a row comparison over the join, and would walk the parent's key from its start for every page.
+  const parentRange = spec.via !== undefined && spec.keys[0] === spec.via.column;
   for (;;) {
-    const more = after ? sql`and (${keys}) > (${sql.join(after)})` : sql``;
+    const more = after
+      ? sql`and (${keys}) > (${sql.join(after)}) ${parentRange ? sql`and p.id >= ${after[0]}` : sql``}`
+      : sql``;
     const { rows } = await sql<BackupRow>`select ${sql.join(columns.map(own))} from ${from} ${more}
       order by ${keys} limit ${PAGE_SIZE}`.execute(executor);
     if (rows.length === 0) return;
