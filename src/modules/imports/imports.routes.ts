@@ -196,9 +196,11 @@ async function reportParts(report: Report): Promise<Buffer[]> {
   let pending = `{"dryRun":${report.dryRun}`;
   for (const name of REPORT_NAMES) {
     const list: readonly unknown[] = report[name];
+    // `keys` are JSON already (`ImportKeyJson`).
+    const json = name === 'keys' ? (element: unknown) => element as string : JSON.stringify;
     pending += `,"${name}":[`;
     for (let index = 0; index < list.length; index++) {
-      pending += index === 0 ? JSON.stringify(list[index]) : `,${JSON.stringify(list[index])}`;
+      pending += index === 0 ? json(list[index]) : `,${json(list[index])}`;
       if (index % 2_000 === 1_999) {
         parts.push(Buffer.from(pending));
         pending = '';

@@ -70,7 +70,9 @@ describe('large files', () => {
     const logged: Array<{ developerId: string; action: string; revision: string }> = [];
     let cursor: string | null = null;
     do {
-      const page = await ws.api.get(`history?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { status: number; body: any } = await ws.api.get(
+        `history?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(page.status).toBe(200);
       appendAll(logged, page.body.changes);
       cursor = page.body.nextCursor;
