@@ -180,14 +180,25 @@ interface WritePart {
   updates: Array<{ variantId?: string; updates: ContentUpdate[] }>;
 }
 
-/** The plan as parts of at most `size` texts: the creates first, then each batch of updates in order. */
+/**
+ * The plan as parts of at most `size` texts: the creates first, then each batch of updates in
+ * order. A part's elements are let go of in the plan once handed out, so that what the write
+ * holds shrinks as it goes.
+ */
 function* writeParts(planned: PlannedImport, size: number): Generator<WritePart> {
-  for (let start = 0; start < planned.create.length; start += size) {
-    yield { create: planned.create.slice(start, start + size), updates: [] };
+  const create = planned.create;
+  planned.create = [];
+  for (let start = 0; start < create.length; start += size) {
+    const part = create.slice(start, start + size);
+    (create as unknown[]).fill(undefined, start, start + size);
+    yield { create: part, updates: [] };
   }
   for (const batch of planned.updates) {
-    for (let start = 0; start < batch.updates.length; start += size) {
-      const updates = batch.updates.slice(start, start + size);
+    const all = batch.updates;
+    batch.updates = [];
+    for (let start = 0; start < all.length; start += size) {
+      const updates = all.slice(start, start + size);
+      (all as unknown[]).fill(undefined, start, start + size);
       yield {
         create: [],
         updates: [batch.variantId === undefined ? { updates } : { variantId: batch.variantId, updates }],
