@@ -563,17 +563,22 @@ await measure('CLI workspace import (restore, new workspace)', async () => {
 });
 rmSync(backupFile, { force: true });
 
-// An import of IMPORT_KEYS new keys (CSV, base text only) into a new project.
+// An import of IMPORT_KEYS new keys (CSV, base text only) into a new project. The project and
+// the keys carry the run's time, so that a run on a seed reused (BENCH_SEEDED) imports new keys
+// too rather than finding the previous run's unchanged.
+const importRun = Date.now().toString(36);
 await measure(`POST /v2/import (${IMPORT_KEYS.toLocaleString('en')} keys, CSV)`, async () => {
-  await json('POST', '/v2/projects', { projects: [{ name: 'Scale import', developerId: 'scale-import' }] }).catch(
-    () => undefined,
-  );
+  await json('POST', '/v2/projects', {
+    projects: [{ name: `Scale import ${importRun}`, developerId: `scale-import-${importRun}` }],
+  });
   const lines = ['key,en'];
-  for (let n = 0; n < IMPORT_KEYS; n += 1) lines.push(`imported-${String(n).padStart(7, '0')},Imported text ${n}`);
+  for (let n = 0; n < IMPORT_KEYS; n += 1) {
+    lines.push(`imported-${importRun}-${String(n).padStart(7, '0')},Imported text ${n}`);
+  }
   const content = `${lines.join('\n')}\n`;
   return http('POST', '/v2/import', {
     format: 'csv',
-    projectId: 'scale-import',
+    projectId: `scale-import-${importRun}`,
     content,
     columns: { key: 'key', text: 'en' },
   });

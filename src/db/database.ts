@@ -139,32 +139,41 @@ function readAfterCall<T>(read: () => T): () => Promise<T> {
   };
 }
 
-/** How far the WAL may grow before a commit copies it into the database file itself. */
-const WAL_AUTOCHECKPOINT_PAGES = 10_000;
+/**
+ * A checkpoint at least this often while writes go on without a pause, so that the WAL stays a
+ * few seconds of writes long under sustained writes too.
+ */
+const BUSY_CHECKPOINT_MS = 5_000;
 const IDLE_CHECK_MS = 250;
 
 /**
  * By default the commit that takes the WAL past 1,000 pages (4 MB) copies it into the database
  * file before it returns: with batch writes of several megabytes (a POST of 1,000 text items and
  * its change log) nearly every write request paid for a checkpoint, and every page it had in
- * common with the previous write was copied again. The WAL is now checkpointed when no statement
- * has written for a while, and a commit does it itself only past 40 MB, under sustained writes.
+ * common with the previous write was copied again. Then a commit did it itself past 40 MB, which
+ * after a large write (an import of 200,000 keys: a WAL of hundreds of megabytes) held the event
+ * loop for a second in the commit. So no commit checkpoints (`wal_autocheckpoint = 0`): the WAL
+ * is checkpointed when no statement has written for a while, and every `BUSY_CHECKPOINT_MS`
+ * under sustained writes.
  *
- * The idle checkpoint runs on a connection of its own in a worker thread: it copies pages and
- * waits for the disk to sync (60 ms was measured on a busy machine), which on the event loop
- * would hold up every request meanwhile, as it did the reads issued during an export that
- * follows a write. A file database only; an in-memory one has no WAL.
+ * The checkpoint runs on a connection of its own in a worker thread: it copies pages and waits
+ * for the disk to sync (60 ms was measured on a busy machine, a second after a large import),
+ * which on the event loop would hold up every request meanwhile, as it did the reads issued
+ * during an export that follows a write. A PASSIVE checkpoint never waits for the writer, and
+ * the writer never waits for it. A file database only; an in-memory one has no WAL.
  */
 function checkpointWhenIdle(sqlite: SQLite.Database, statements: { writes: number }, path: string) {
-  sqlite.pragma(`wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}`);
+  sqlite.pragma('wal_autocheckpoint = 0');
   let seen = statements.writes;
   let checkpointed = seen;
+  let checkpointedAt = Date.now();
   let worker: Worker | null = null;
   const timer = setInterval(() => {
     const writes = statements.writes;
     const idle = writes === seen;
     seen = writes;
-    if (!idle || writes === checkpointed || !sqlite.open || path === ':memory:') return;
+    if (writes === checkpointed || !sqlite.open || path === ':memory:') return;
+    if (!idle && Date.now() - checkpointedAt < BUSY_CHECKPOINT_MS) return;
     if (!worker) {
       const started = checkpointWorker(path);
       // A thread that died (it never should) is started again at the next idle moment.
@@ -176,6 +185,7 @@ function checkpointWhenIdle(sqlite: SQLite.Database, statements: { writes: numbe
     // PASSIVE: never waits for readers or writers (of this or another process).
     worker.postMessage('checkpoint');
     checkpointed = writes;
+    checkpointedAt = Date.now();
   }, IDLE_CHECK_MS);
   timer.unref();
   return {

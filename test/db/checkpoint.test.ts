@@ -9,7 +9,7 @@ describe.skipIf(onPostgres())('the SQLite write-ahead log', () => {
     const path = tempSqlitePath();
     const database = openDatabase({ kind: 'sqlite', path });
     try {
-      // The migrations' writes stay in the WAL (the automatic checkpoint waits for 40 MB).
+      // The migrations' writes stay in the WAL (no commit checkpoints it).
       await migrateToLatest(database.db);
       const before = statSync(path).size;
       const deadline = Date.now() + 10_000;

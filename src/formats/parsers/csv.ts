@@ -16,12 +16,6 @@ export interface CsvMapping {
   variants?: Record<string, string>;
 }
 
-interface Row {
-  record: Record<string, string>;
-  /** Index of the row after the header. */
-  index: number;
-}
-
 let linesCache: { content: string; lines: number[] } | null = null;
 
 /** The line each record ends on (the header is record 0), read again with csv-parse's info. */
@@ -41,9 +35,21 @@ export function parseCsv(
   mapping: CsvMapping,
   localeOf: (target: string | null) => string,
 ): Array<{ target: string | null; file: ParsedFile }> {
-  let table: string[][];
+  // The rows as csv-parse reads them, one array of cells each, and nothing else: building every
+  // row's record (an object of every column) besides held a file of 200,000 rows twice over.
+  let headerRow: string[] | null = null;
+  const cells: string[][] = [];
   try {
-    table = parse(content, { bom: true, skip_empty_lines: true, relax_column_count: false }) as string[][];
+    parse(content, {
+      bom: true,
+      skip_empty_lines: true,
+      relax_column_count: false,
+      on_record: (record: string[]) => {
+        if (headerRow === null) headerRow = record;
+        else cells.push(record);
+        return null;
+      },
+    });
   } catch (error) {
     const lines = (error as { lines?: number }).lines;
     throw new MalformedFile(
@@ -51,16 +57,15 @@ export function parseCsv(
       `not valid CSV (${(error as Error).message})`,
     );
   }
-  const headerRow = table[0] ?? [];
+  const header: string[] = headerRow ?? [];
   // Line numbers cost a second reading; they are only read when a row needs naming.
   const lineOf = (index: number) => recordLines(content)[index + 1] ?? index + 2;
-  const rows: Row[] = table.slice(1).map((cells, index) => ({
-    record: Object.fromEntries(headerRow.map((name, at) => [name, cells[at] ?? ''])),
-    index,
-  }));
-  const headers = new Set(headerRow);
+  // A header named twice is its last column, as a record of the row would have it.
+  const at = (name: string) => header.lastIndexOf(name);
+  const cell = (row: number, column: number) => (column < 0 ? '' : (cells[row]?.[column] ?? ''));
+  const headers = new Set(header);
   const column = (name: string, field: string) => {
-    if (table.length > 0 && !headers.has(name)) {
+    if (headerRow !== null && !headers.has(name)) {
       throw new MalformedFile(
         'header',
         `columns.${field}: no column "${name}" (the header has ${[...headers].map((h) => `"${h}"`).join(', ')})`,
@@ -77,9 +82,11 @@ export function parseCsv(
   }
   if (targets.length === 0)
     throw new MalformedFile('columns', 'name a text column (text) or variant columns (variants)');
+  const keyAt = at(keyColumn);
+  const notesAt = notesColumn === null ? -1 : at(notesColumn);
   const seen = new Map<string, number>();
-  for (const { record, index } of rows) {
-    const key = record[keyColumn] ?? '';
+  for (let index = 0; index < cells.length; index++) {
+    const key = cell(index, keyAt);
     if (key === '') throw new MalformedFile(`line ${lineOf(index)}`, `the key column "${keyColumn}" is empty`);
     const earlier = seen.get(key);
     if (earlier !== undefined) {
@@ -87,16 +94,16 @@ export function parseCsv(
     }
     seen.set(key, index);
   }
-  return targets.map(({ target, header }) => {
+  seen.clear();
+  return targets.map(({ target, header: name }) => {
+    const textAt = at(name);
     // An empty cell is a text not written in that column yet, not an empty text.
-    const items = rows
-      .filter(({ record }) => (record[header] ?? '') !== '')
-      .map(({ record, index }) => ({
-        key: record[keyColumn]!,
-        text: record[header]!,
-        notes: record[notesColumn ?? ''],
-        index,
-      }));
+    const items: Array<{ key: string; text: string; notes: string | undefined; index: number }> = [];
+    for (let index = 0; index < cells.length; index++) {
+      const text = cell(index, textAt);
+      if (text === '') continue;
+      items.push({ key: cell(index, keyAt), text, notes: notesAt < 0 ? undefined : cell(index, notesAt), index });
+    }
     const entries = groupPluralKeys(items).map(({ key, primary, forms }) => {
       const texts = new Map([...forms].map(([form, item]) => [form, item.text]));
       const value = settlePlurals(primary?.text ?? null, texts, localeOf(target));

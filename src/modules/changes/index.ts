@@ -13,4 +13,5 @@ export {
   createWritePath,
   type PlannedWrite,
   type WritePath,
+  type WriteProgress,
 } from './write-path.js';

@@ -27,6 +27,16 @@ export type ChangeSubscriber = (
   at: string,
 ) => Promise<void>;
 
+/**
+ * What a long write (an import of 200,000 keys) uses to record its changes as it goes, rather than
+ * holding them all until its plan returns: `record` writes them into the change log and tells the
+ * subscribers at once, in the write's transaction, so memory holds one part of the write at a
+ * time. The write's time is that of its first recorded change.
+ */
+export interface WriteProgress {
+  record(changes: readonly Change[]): Promise<void>;
+}
+
 /** Told after a write committed, with the workspace's new revision. */
 export type CommitListener = (workspaceId: number, revision: number) => void;
 
@@ -38,7 +48,10 @@ export interface WritePath {
    * the planned change, record every change in the log, and tell the subscribers. A `plan` that
    * throws leaves nothing written.
    */
-  write<T>(scope: WriteScope, plan: (trx: Transaction<Database>) => Promise<PlannedWrite<T>>): Promise<T>;
+  write<T>(
+    scope: WriteScope,
+    plan: (trx: Transaction<Database>, progress: WriteProgress) => Promise<PlannedWrite<T>>,
+  ): Promise<T>;
   subscribe(subscriber: ChangeSubscriber): void;
   /**
    * Called once a write has committed. This process's own next request must see its write at
@@ -112,7 +125,13 @@ export function createWritePath(db: Kysely<Database>): WritePath {
     async write(scope, plan) {
       const joined = outer.getStore();
       if (joined) {
-        const planned = await plan(joined.trx);
+        // Inside a composed write, whose changes are recorded together at its end.
+        const progress: WriteProgress = {
+          async record(changes) {
+            appendAll(joined.changes, changes);
+          },
+        };
+        const planned = await plan(joined.trx, progress);
         await planned.apply?.(joined.trx);
         appendAll(joined.changes, planned.changes);
         return planned.result;
@@ -121,14 +140,19 @@ export function createWritePath(db: Kysely<Database>): WritePath {
       try {
         const { result, revision, changed } = await db.transaction().execute(async (trx) => {
           const revision = await advanceRevision(trx, scope.workspaceId);
-          const planned = await plan(trx);
+          let at: string | null = null;
+          let recorded = 0;
+          const record = async (changes: readonly Change[]) => {
+            if (changes.length === 0) return;
+            at ??= new Date().toISOString();
+            recorded += changes.length;
+            await recordChanges(trx, scope, changes, at, revision ?? null);
+            for (const subscriber of subscribers) await subscriber(trx, scope, changes, at);
+          };
+          const planned = await plan(trx, { record });
           await planned.apply?.(trx);
-          if (planned.changes.length > 0) {
-            const at = new Date().toISOString();
-            await recordChanges(trx, scope, planned.changes, at, revision ?? null);
-            for (const subscriber of subscribers) await subscriber(trx, scope, planned.changes, at);
-          }
-          return { result: planned.result, revision, changed: planned.changes.length > 0 };
+          await record(planned.changes);
+          return { result: planned.result, revision, changed: recorded > 0 };
         });
         if (revision !== undefined) {
           committed(scope.workspaceId, revision);

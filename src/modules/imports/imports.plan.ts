@@ -11,7 +11,14 @@ import { DEVELOPER_ID_PATTERN } from '../../http/schemas.js';
 import { findPlaceholders } from '../../text/placeholders.js';
 import type { PluralText, TextEntity, TextValue } from '../texts/index.js';
 import type { Variable } from '../variables/variables.service.js';
-import type { ImportKey, ImportReport, ImportSkip, ImportValueChange } from './imports.types.js';
+import {
+  type ImportKey,
+  type ImportKeyJson,
+  type ImportReport,
+  type ImportSkip,
+  type ImportValueChange,
+  importKeyJson,
+} from './imports.types.js';
 
 export interface ImportColumn {
   /** The variant the column's texts are values of; null: base text. */
@@ -215,7 +222,7 @@ export async function planImport(input: PlanInput): Promise<PlannedImport> {
 async function keyActions(
   report: PlannedImport['report'],
   changesOf: Map<string, ImportValueChange[]>,
-): Promise<ImportKey[]> {
+): Promise<ImportKeyJson[]> {
   const actions = new Map<string, ImportKey['action']>();
   for (const key of report.created) actions.set(key, 'create');
   for (const key of report.updated) actions.set(key, 'update');
@@ -227,14 +234,24 @@ async function keyActions(
     if (known) known.push(reason);
     else reasons.set(skip.key, [reason]);
   }
-  const out: ImportKey[] = [];
+  const out: ImportKeyJson[] = [];
   for (const [key, changes] of changesOf) {
     if (out.length % PLAN_SLICE_KEYS === PLAN_SLICE_KEYS - 1) await nextTurn();
     const why = reasons.get(key);
-    out.push({ key, action: actions.get(key) ?? 'skip', ...(why && { reason: why.join('; ') }), changes });
+    const entry: ImportKey = {
+      key,
+      action: actions.get(key) ?? 'skip',
+      ...(why && { reason: why.join('; ') }),
+      changes,
+    };
+    out.push(importKeyJson(entry));
+    // The key's changes are in its JSON now: the map need not hold them until the last key.
+    changesOf.set(key, NO_CHANGES);
   }
   return out;
 }
+
+const NO_CHANGES: ImportValueChange[] = [];
 
 const pluralsText = (plurals: readonly { form: string; text: string }[] | null | undefined) =>
   (plurals ?? []).map((p) => `${p.form}: ${p.text}`).join('\n');

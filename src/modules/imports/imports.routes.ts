@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -175,7 +176,10 @@ export const importsRoutes: FastifyPluginAsyncTypebox<{ imports: ImportsService;
     },
     async (request, reply) => {
       const report = await imports.importFile(scopeOf(request), request.body as ImportRequest, limits);
-      return reply.type('application/json; charset=utf-8').send((await reportBytes(report)) as never);
+      const parts = await reportParts(report);
+      // A large answer goes out as its parts, never copied into one buffer of tens of megabytes.
+      const body = parts.length === 1 ? parts[0] : Readable.from(parts, { objectMode: false });
+      return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 };
@@ -187,14 +191,16 @@ const REPORT_NAMES = ['created', 'updated', 'unchanged', 'skipped', 'warnings', 
  * between: the report of 200,000 keys is tens of megabytes, which the schema's serializer would
  * write in one block. Each element is exactly the schema's object (`ImportReport` above).
  */
-async function reportBytes(report: Report): Promise<Buffer> {
+async function reportParts(report: Report): Promise<Buffer[]> {
   const parts: Buffer[] = [];
   let pending = `{"dryRun":${report.dryRun}`;
   for (const name of REPORT_NAMES) {
     const list: readonly unknown[] = report[name];
+    // `keys` are JSON already (`ImportKeyJson`).
+    const json = name === 'keys' ? (element: unknown) => element as string : JSON.stringify;
     pending += `,"${name}":[`;
     for (let index = 0; index < list.length; index++) {
-      pending += index === 0 ? JSON.stringify(list[index]) : `,${JSON.stringify(list[index])}`;
+      pending += index === 0 ? json(list[index]) : `,${json(list[index])}`;
       if (index % 2_000 === 1_999) {
         parts.push(Buffer.from(pending));
         pending = '';
@@ -204,5 +210,5 @@ async function reportBytes(report: Report): Promise<Buffer> {
     pending += ']';
   }
   parts.push(Buffer.from(`${pending}}`));
-  return Buffer.concat(parts);
+  return parts;
 }

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
-import { indexQueued, searchCandidates } from '../../db/search-index.js';
+import { indexBatchSize, indexQueued, searchCandidates } from '../../db/search-index.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import type { TextKind } from './texts.types.js';
 
@@ -131,8 +131,6 @@ interface Row {
   project_id: number | null;
 }
 
-/** Texts indexed per transaction when the queue is worked off: a turn of the event loop between. */
-const INDEX_BATCH = 1000;
 /**
  * The queue is worked off once writes have paused this long, with none under way in this process,
  * so that a burst of writes (an import, a script updating texts one request at a time) indexes
@@ -206,6 +204,7 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
    * batch while a write is under way, unless the oldest write waiting is overdue. Answers whether
    * it left the queue empty.
    */
+  const batch = indexBatchSize(db);
   const workOff = async (giveWay: boolean): Promise<boolean> => {
     for (;;) {
       if (giveWay && (stopped || (!idle() && !overdue()))) return false;
@@ -213,14 +212,14 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
       if (empty) return true;
       const taken = await db
         .transaction()
-        .execute((trx) => indexQueued(trx, INDEX_BATCH))
+        .execute((trx) => indexQueued(trx, batch))
         .catch(async (error: unknown) => {
           // A text a writer holds (PostgreSQL's lock_not_available, above): after it commits.
           if ((error as { code?: unknown }).code !== '55P03') throw error;
           await new Promise((resolve) => setTimeout(resolve, 20));
-          return INDEX_BATCH;
+          return batch;
         });
-      if (taken < INDEX_BATCH) return true;
+      if (taken < batch) return true;
       await nextTurn();
     }
   };

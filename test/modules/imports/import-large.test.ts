@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
+import { appendAll } from '../../../src/shared/arrays.js';
 import { createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 import { post } from '../exports/helpers.js';
 import { emptyLike, file, importFile } from './helpers.js';
 
 /*
  * Files large enough to be parsed on a worker thread (256 KB and more) and written in several
- * parts of 2,000 keys, inside the one transaction.
+ * parts of 500 keys, inside the one transaction.
  */
 const ctx = await setupApp();
 
@@ -47,6 +48,52 @@ describe('large files', () => {
     expect(frAgain['key-5']).toBe('Text number 5 of a large file (fr)');
   }, 120_000);
 
+  it('an import of several parts is one write: one revision in history, and searchable', async () => {
+    const ws = await fresh();
+    // 1,200 keys: three parts of the write, and several batches of the search indexer.
+    const rows = keys(1200, (i) => `Bulk line ${i} zebra${i}`).map(([key, text]) => `bulk-${key},${text}`);
+    const content = `key,en\n${rows.join('\n')}\n`;
+    const body = await importFile(ws, {
+      format: 'csv',
+      projectId: 'web',
+      content,
+      columns: { key: 'key', text: 'en' },
+    });
+    expect(body.created).toHaveLength(1200);
+    expect(body.keys).toHaveLength(1200);
+    expect(body.keys[1199]).toEqual({
+      key: 'bulk-key-1199',
+      action: 'create',
+      changes: [{ field: 'text', before: null, after: 'Bulk line 1199 zebra1199' }],
+    });
+
+    const logged: Array<{ developerId: string; action: string; revision: string }> = [];
+    let cursor: string | null = null;
+    do {
+      const page: { status: number; body: any } = await ws.api.get(
+        `history?limit=1000${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
+      expect(page.status).toBe(200);
+      appendAll(logged, page.body.changes);
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    const imported = logged.filter((change) => change.developerId.startsWith('bulk-'));
+    expect(imported).toHaveLength(1200);
+    expect(new Set(imported.map((change) => change.action))).toEqual(new Set(['created']));
+    expect(new Set(imported.map((change) => change.revision)).size).toBe(1);
+
+    // A search works off what is queued first, so the last part's texts are found at once.
+    for (const [q, developerId] of [
+      ['zebra1199', 'bulk-key-1199'],
+      ['zebra0 bulk', 'bulk-key-0'],
+      ['zebra777', 'bulk-key-777'],
+    ] as const) {
+      const found = await ws.api.get(`search?q=${encodeURIComponent(q)}`);
+      expect(found.status).toBe(200);
+      expect(found.body.results.map((r: { developerId: string }) => r.developerId)).toEqual([developerId]);
+    }
+  }, 120_000);
+
   it('a part that fails after others were written leaves nothing of the import', async () => {
     const ws = await fresh();
     // `cart` has plural forms, so the developer ID `cart_one` is its `one` record's.
@@ -70,6 +117,9 @@ describe('large files', () => {
     expect(await historyCount(ws)).toBe(before);
     const exported = JSON.parse(await file(ws, 'textItems', { format: 'json_i18next' }));
     expect(Object.keys(exported).filter((key) => key.startsWith('key-'))).toEqual([]);
+    // Nor in the search index: the texts the first parts queued went with the transaction.
+    const found = await ws.api.get(`search?q=${encodeURIComponent('large file')}`);
+    expect(found.body.results).toEqual([]);
   }, 120_000);
 
   it('a large file nested too deep is a 400 naming the line, read on its own thread', async () => {
