@@ -143,6 +143,11 @@ export interface TextQuery<K extends TextKind = TextKind> {
    * every variant value is then loaded, whatever the filter, and `select` still answers the filter.
    */
   translationState?: boolean;
+  /**
+   * Pages for a file (the exports): only the columns a file and the filters read are loaded; a
+   * text's name, block, position, character limit, revision and versions keep default values.
+   */
+  contentOnly?: boolean;
 }
 
 /**
