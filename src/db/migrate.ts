@@ -20,6 +20,7 @@ import * as changeLogIndexes from './migrations/2026_11_28_300_change_log_indexe
 import * as changesBrinSummaries from './migrations/2026_11_28_301_changes_brin_summaries.js';
 import * as changeRevision from './migrations/2026_11_29_200_change_revision.js';
 import * as translationState from './migrations/2026_11_29_300_translation_state.js';
+import * as dropExportFragments from './migrations/2026_11_30_100_drop_export_fragments.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_301_changes_brin_summaries': changesBrinSummaries,
   '2026_11_29_200_change_revision': changeRevision,
   '2026_11_29_300_translation_state': translationState,
+  '2026_11_30_100_drop_export_fragments': dropExportFragments,
 };
 
 /** Every migration, in the order they apply. */
