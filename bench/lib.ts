@@ -54,8 +54,9 @@ export async function waitForHttp(url: string, timeoutMs = 10_000): Promise<void
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-export function startServer(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [...serverNodeArgs, bin, 'serve'], {
+/** `copydesk serve` of this tree's build (or `BENCH_BIN`), or of the CLI at `cliPath`. */
+export function startServer(env: NodeJS.ProcessEnv, cliPath = bin): ChildProcess {
+  return spawn(process.execPath, [...serverNodeArgs, cliPath, 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_KEYLESS_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -110,6 +111,7 @@ export async function load(
 
 export interface BenchServer {
   DATABASE_URL: string;
+  workspaceId: number;
   database: 'sqlite' | 'postgres';
   key: string;
   port: number;
@@ -151,5 +153,5 @@ export async function startBenchServer(workspaceName: string): Promise<BenchServ
     return { ms: performance.now() - started, cpu: cpuMs(server.pid) - cpu };
   }
   const database = DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
-  return { DATABASE_URL, database, key, port, server, call, timed };
+  return { DATABASE_URL, workspaceId: Number(workspace.id), database, key, port, server, call, timed };
 }
