@@ -25,11 +25,12 @@
  *   tree's migrations run on the copy).
  * `npm run build && npm run bench:exports` (BENCH_DATABASE_URL=postgres://... for PostgreSQL).
  */
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { appendAll, maxOf } from '../src/shared/arrays.js';
@@ -123,10 +124,13 @@ async function callOn(target: Measured, method: string, path: string, body?: unk
 }
 
 /** The floor of a format: `bench/exports-floor.ts` on the SQLite file, in a process of its own. */
-function floorOf(format: string): { cpuMs: number; ms: number; bytes: number; writeCpuMs: number } | null {
+async function floorOf(
+  format: string,
+): Promise<{ cpuMs: number; ms: number; bytes: number; writeCpuMs: number } | null> {
   const file = servers[servers.length - 1]?.file;
   if (!file) return null;
-  const out = execFileSync(
+  // Not execFileSync: a blocked event loop misses the servers closing idle connections.
+  const { stdout: out } = await promisify(execFile)(
     process.execPath,
     ['--import', 'tsx', 'bench/exports-floor.ts', file, String(workspaceId), format],
     { cwd: root, encoding: 'utf8' },
@@ -234,7 +238,7 @@ interface Figures {
 const cold: Record<string, Record<string, Figures>> = {};
 /** The first export of each format: nothing rendered for it yet on that server. */
 const first: Record<string, Record<string, Figures>> = {};
-const floors: Record<string, ReturnType<typeof floorOf>> = {};
+const floors: Record<string, Awaited<ReturnType<typeof floorOf>>> = {};
 for (const target of servers) {
   cold[target.label] = {};
   first[target.label] = {};
@@ -248,7 +252,7 @@ for (const format of FORMATS) {
       statusesMax: maxOf(once.latencies),
     };
   }
-  floors[format] = floorOf(format);
+  floors[format] = await floorOf(format);
   const times = new Map(
     servers.map((target) => [
       target,

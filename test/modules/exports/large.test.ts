@@ -169,7 +169,8 @@ describe('an export read while texts change', () => {
     const after = JSON.parse(await file(w, 'textItems', { format: 'json_i18next' })) as Record<string, string>;
     expect(after['item-0001']).toBe('Changed first');
     expect(after['item-2400']).toBe('Changed last');
-  });
+    // Seeding 12 MB through the API takes most of it; a busy shared machine stretches that.
+  }, 90_000);
 });
 
 describe('gzipped exports', () => {
@@ -220,5 +221,6 @@ describe('gzipped exports', () => {
       expect(plain).toContain('Edited');
       if (params.format === 'android') expect(plain).toContain('name="item_1200_2"');
     }
-  });
+    // Two workspaces' worth of files, each rendered twice (plain and gzipped).
+  }, 90_000);
 });
