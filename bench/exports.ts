@@ -34,13 +34,10 @@ import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import { appendAll, maxOf } from '../src/shared/arrays.js';
-import { cpuMs, freePort, load, root, startServer, stop, waitForHttp } from './lib.js';
+import { bin, cpuMs, freePort, load, root, startBenchServer, startServer, stop, waitForHttp } from './lib.js';
 
 /** Another build to compare with, in the same run (SQLite only). */
 const COMPARE = process.env.BENCH_COMPARE;
-// The workspace is seeded by the older build when comparing (its schema is a prefix of this one's).
-if (COMPARE) process.env.BENCH_BIN = COMPARE;
-const { startBenchServer } = await import('./lib.js');
 
 const PROJECTS = 10;
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1_000);
@@ -48,7 +45,11 @@ const CYCLES = Number(process.env.BENCH_CYCLES ?? 5);
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const ALL_FORMATS = ['json_icu', 'json_i18next', 'json_vue_i18n', 'arb', 'ios-strings', 'ios-stringsdict', 'android'];
 const FORMATS = process.env.BENCH_FORMATS?.split(',') ?? ALL_FORMATS;
-const { DATABASE_URL, workspaceId, database, key, port, server, call } = await startBenchServer('bench exports');
+// The workspace is seeded by the older build when comparing (its schema is a prefix of this one's).
+const { DATABASE_URL, workspaceId, database, key, port, server, call } = await startBenchServer(
+  'bench exports',
+  COMPARE ?? bin,
+);
 
 const variants = ['fr', 'de', 'ru'];
 await call('POST', 'variants', {

@@ -28,8 +28,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs the CLI to completion and returns its stdout. */
-export async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
+export async function cli(args: string[], env: NodeJS.ProcessEnv, cliPath = bin): Promise<string> {
+  const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env } });
   let out = '';
   child.stdout.on('data', (chunk) => {
     out += chunk;
@@ -122,10 +122,10 @@ export interface BenchServer {
   timed(method: string, path: string, body?: unknown): Promise<{ ms: number; cpu: number }>;
 }
 
-/** A fresh database with a workspace, a user and a key (through the CLI), and a server on it. */
-export async function startBenchServer(workspaceName: string): Promise<BenchServer> {
+/** A fresh database with a workspace, a user and a key (through the CLI), and a server on it (of `cliPath`'s build). */
+export async function startBenchServer(workspaceName: string, cliPath = bin): Promise<BenchServer> {
   const DATABASE_URL = tempDatabaseUrl();
-  const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }));
+  const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }, cliPath));
   const workspace = await json(['workspace', 'create', '--name', workspaceName]);
   const email = 'bench@example.com';
   const user = ['user', 'create', '--workspace', String(workspace.id), '--email', email];
@@ -133,7 +133,7 @@ export async function startBenchServer(workspaceName: string): Promise<BenchServ
   await json([...user, '--role', 'admin']).catch(() => json(user));
   const { key } = await json(['key', 'create', '--workspace', String(workspace.id), '--email', email]);
   const port = await freePort();
-  const server = startServer({ DATABASE_URL, PORT: String(port) });
+  const server = startServer({ DATABASE_URL, PORT: String(port) }, cliPath);
   // A loaded machine (several benches and suites at once) can take well over 10 s to start a server.
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 60_000);
   const headers = { authorization: key, 'content-type': 'application/json' };
