@@ -14,16 +14,30 @@
  * - `If-None-Match` hits (304) under 50 connections against a bare Fastify route (target >= 0.5).
  * The server's CPU time over each cold export is printed too (median), the figure to compare on a
  * loaded machine; `BENCH_STATUSES=0` leaves out the status requests, whose CPU time it counts.
+ * - The floor of each format (SQLite): the same rows read with better-sqlite3 and a minimal file
+ *   of the format written and gzipped, by `bench/exports-floor.ts` in a process of its own,
+ *   measured between the servers' first exports; the first exports' CPU time is printed as a
+ *   multiple of it.
+ * - `BENCH_COMPARE=/other/checkout/bin/copydesk.js` (SQLite): that build seeds the workspace,
+ *   then this tree's build starts on a copy of the file, and every measurement is made on both
+ *   servers in turn (first exports, each cold cycle, the load runs), so the two builds are
+ *   compared within one run on a shared machine. The other build must be the older one (this
+ *   tree's migrations run on the copy).
  * `npm run build && npm run bench:exports` (BENCH_DATABASE_URL=postgres://... for PostgreSQL).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import Database from 'better-sqlite3';
 import { appendAll, maxOf } from '../src/shared/arrays.js';
-import { cpuMs, freePort, load, root, startBenchServer, stop, waitForHttp } from './lib.js';
+import { bin, cpuMs, freePort, load, root, startBenchServer, startServer, stop, waitForHttp } from './lib.js';
+
+/** Another build to compare with, in the same run (SQLite only). */
+const COMPARE = process.env.BENCH_COMPARE;
 
 const PROJECTS = 10;
 const ITEMS = Number(process.env.BENCH_ITEMS ?? 1_000);
@@ -31,8 +45,11 @@ const CYCLES = Number(process.env.BENCH_CYCLES ?? 5);
 const duration = Number(process.env.BENCH_SECONDS ?? 5);
 const ALL_FORMATS = ['json_icu', 'json_i18next', 'json_vue_i18n', 'arb', 'ios-strings', 'ios-stringsdict', 'android'];
 const FORMATS = process.env.BENCH_FORMATS?.split(',') ?? ALL_FORMATS;
-const { database, key, port, server, call } = await startBenchServer('bench exports');
-const base = `http://127.0.0.1:${port}/v2`;
+// The workspace is seeded by the older build when comparing (its schema is a prefix of this one's).
+const { DATABASE_URL, workspaceId, database, key, port, server, call } = await startBenchServer(
+  'bench exports',
+  COMPARE ?? bin,
+);
 
 const variants = ['fr', 'de', 'ru'];
 await call('POST', 'variants', {
@@ -72,17 +89,66 @@ for (const [p, projectId] of projectIds.entries()) {
   }
 }
 
+/** A server under measurement: the seeding one, and with `BENCH_COMPARE` this tree's build on a copy. */
+interface Measured {
+  label: string;
+  port: number;
+  pid: number;
+  server: ChildProcess;
+  /** Its SQLite file, for the floor. */
+  file: string | null;
+}
+const sqliteFile = database === 'sqlite' ? DATABASE_URL.replace(/^sqlite:/, '') : null;
+const servers: Measured[] = [
+  { label: COMPARE ? 'before' : 'this build', port, pid: server.pid as number, server, file: sqliteFile },
+];
+if (COMPARE) {
+  if (!sqliteFile) throw new Error('BENCH_COMPARE needs SQLite');
+  const copy = `${sqliteFile}.after.db`;
+  const source = new Database(sqliteFile, { readonly: true });
+  await source.backup(copy);
+  source.close();
+  const afterPort = await freePort();
+  const after = startServer({ DATABASE_URL: copy, PORT: String(afterPort) }, join(root, 'bin', 'copydesk.js'));
+  await waitForHttp(`http://127.0.0.1:${afterPort}/readyz`, 60_000);
+  servers.push({ label: 'after', port: afterPort, pid: after.pid as number, server: after, file: copy });
+}
+
+async function callOn(target: Measured, method: string, path: string, body?: unknown): Promise<Response> {
+  const res = await fetch(`http://127.0.0.1:${target.port}/v2/${path}`, {
+    method,
+    headers: { authorization: key, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} /v2/${path}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+/** The floor of a format: `bench/exports-floor.ts` on the SQLite file, in a process of its own. */
+async function floorOf(
+  format: string,
+): Promise<{ cpuMs: number; ms: number; bytes: number; writeCpuMs: number } | null> {
+  const file = servers[servers.length - 1]?.file;
+  if (!file) return null;
+  // Not execFileSync: a blocked event loop misses the servers closing idle connections.
+  const { stdout: out } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'bench/exports-floor.ts', file, String(workspaceId), format],
+    { cwd: root, encoding: 'utf8' },
+  );
+  return JSON.parse(out.trim().split('\n').pop() as string);
+}
+
 const median = (times: number[]) => [...times].sort((a, b) => a - b)[Math.floor(times.length / 2)] ?? Number.NaN;
 const percentile = (times: number[], p: number) =>
   [...times].sort((a, b) => a - b)[Math.min(times.length - 1, Math.floor(times.length * p))] ?? Number.NaN;
-const pid = server.pid as number;
-/** Resets the kernel's peak-RSS mark of the server (Linux), so VmHWM is the peak of what follows. */
-const resetPeak = () => {
+/** Resets the kernel's peak-RSS mark of a server (Linux), so VmHWM is the peak of what follows. */
+const resetPeak = (pid: number) => {
   try {
     writeFileSync(`/proc/${pid}/clear_refs`, '5');
   } catch {}
 };
-const statusMiB = (field: 'VmHWM' | 'VmRSS') => {
+const statusMiB = (pid: number, field: 'VmHWM' | 'VmRSS') => {
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return match ? Number(match[1]) / 1024 : Number.NaN;
 };
@@ -99,13 +165,16 @@ const prober = new Worker(
   let times = [];
   const once = async () => {
     const started = performance.now();
-    const res = await fetch(workerData.url, { headers: { authorization: workerData.key } });
+    const res = await fetch(url, { headers: { authorization: workerData.key } });
     await res.arrayBuffer();
     if (!res.ok) throw new Error('GET /v2/statuses: ' + res.status);
     return performance.now() - started;
   };
+  let url = workerData.url;
   parentPort.on('message', async (message) => {
-    if (message === 'warm') {
+    if (message.startsWith('http')) {
+      url = message;
+    } else if (message === 'warm') {
       for (let i = 0; i < 20; i++) await once();
       parentPort.postMessage('warm');
     } else if (message === 'start') {
@@ -127,7 +196,8 @@ const fromProber = () =>
 prober.postMessage('warm');
 await fromProber();
 
-async function statusesWhile(done: Promise<unknown>): Promise<number[]> {
+async function statusesWhile(target: Measured, done: Promise<unknown>): Promise<number[]> {
+  prober.postMessage(`http://127.0.0.1:${target.port}/v2/statuses`);
   const times = fromProber();
   prober.postMessage('start');
   await done.catch(() => undefined);
@@ -140,17 +210,18 @@ const quiet = process.env.BENCH_STATUSES === '0';
 let run = 0;
 
 /** One export of the format, with the server's CPU, its RSS growth and the statuses latencies meanwhile. */
-async function measured(format: string) {
-  resetPeak();
-  const before = statusMiB('VmRSS');
+async function measured(target: Measured, format: string) {
+  const { pid } = target;
+  resetPeak(pid);
+  const before = statusMiB(pid, 'VmRSS');
   const cpu = cpuMs(pid);
   const started = performance.now();
-  const exported = call('GET', `textItems/export?format=${format}`).then((res) => res.arrayBuffer());
-  const [body, latencies] = await Promise.all([exported, quiet ? [] : statusesWhile(exported)]);
+  const exported = callOn(target, 'GET', `textItems/export?format=${format}`).then((res) => res.arrayBuffer());
+  const [body, latencies] = await Promise.all([exported, quiet ? [] : statusesWhile(target, exported)]);
   return {
     ms: performance.now() - started,
     cpu: cpuMs(pid) - cpu,
-    growth: statusMiB('VmHWM') - before,
+    growth: statusMiB(pid, 'VmHWM') - before,
     bytes: body.byteLength,
     latencies,
   };
@@ -164,40 +235,62 @@ interface Figures {
   statusesP99: number;
   statusesMax: number;
 }
-const cold: Record<string, Figures> = {};
-/** The first export of each format: no fragments stored for its rendering yet, every text rendered. */
-const first: Record<string, Figures> = {};
+/** Per server label, per format. */
+const cold: Record<string, Record<string, Figures>> = {};
+/** The first export of each format: nothing rendered for it yet on that server. */
+const first: Record<string, Record<string, Figures>> = {};
+const floors: Record<string, Awaited<ReturnType<typeof floorOf>>> = {};
+for (const target of servers) {
+  cold[target.label] = {};
+  first[target.label] = {};
+}
 for (const format of FORMATS) {
-  const once = await measured(format);
-  first[format] = {
-    ...once,
-    statusesP99: percentile(once.latencies, 0.99),
-    statusesMax: maxOf(once.latencies),
-  };
-  const times: number[] = [];
-  const growths: number[] = [];
-  const cpus: number[] = [];
-  const during: number[] = [];
-  let bytes = 0;
+  for (const target of servers) {
+    const once = await measured(target, format);
+    (first[target.label] as Record<string, Figures>)[format] = {
+      ...once,
+      statusesP99: percentile(once.latencies, 0.99),
+      statusesMax: maxOf(once.latencies),
+    };
+  }
+  floors[format] = await floorOf(format);
+  const times = new Map(
+    servers.map((target) => [
+      target,
+      { ms: [] as number[], cpu: [] as number[], growth: [] as number[], during: [] as number[], bytes: 0 },
+    ]),
+  );
   for (let cycle = 0; cycle < CYCLES; cycle += 1) {
     run += 1;
-    await call('PATCH', 'textItems', { updates: [{ developerId: 'p00-item-00001', text: `Changed ${run}` }] });
+    for (const target of servers) {
+      await callOn(target, 'PATCH', 'textItems', {
+        updates: [{ developerId: 'p00-item-00001', text: `Changed ${run}` }],
+      });
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const m = await measured(format);
-    times.push(m.ms);
-    cpus.push(m.cpu);
-    growths.push(m.growth);
-    appendAll(during, m.latencies);
-    bytes = m.bytes;
+    // Alternate which build goes first.
+    const order = cycle % 2 === 0 ? servers : [...servers].reverse();
+    for (const target of order) {
+      const m = await measured(target, format);
+      const t = times.get(target) as NonNullable<ReturnType<typeof times.get>>;
+      t.ms.push(m.ms);
+      t.cpu.push(m.cpu);
+      t.growth.push(m.growth);
+      appendAll(t.during, m.latencies);
+      t.bytes = m.bytes;
+    }
   }
-  cold[format] = {
-    ms: median(times),
-    cpu: median(cpus),
-    growth: median(growths),
-    bytes,
-    statusesP99: percentile(during, 0.99),
-    statusesMax: maxOf(during),
-  };
+  for (const target of servers) {
+    const t = times.get(target) as NonNullable<ReturnType<typeof times.get>>;
+    (cold[target.label] as Record<string, Figures>)[format] = {
+      ms: median(t.ms),
+      cpu: median(t.cpu),
+      growth: median(t.growth),
+      bytes: t.bytes,
+      statusesP99: percentile(t.during, 0.99),
+      statusesMax: maxOf(t.during),
+    };
+  }
 }
 
 /** Our URL under `connections` against a bare Fastify route serving `body` with `contentType`. */
@@ -236,15 +329,32 @@ console.log(
 );
 const line = (m: Figures) =>
   `${m.ms.toFixed(0)} ms (server CPU ${m.cpu} ms), ${mib(m.bytes)} MiB, server RSS growth ${m.growth.toFixed(0)} MiB, ${quiet ? 'no GET /v2/statuses meanwhile' : `GET /v2/statuses meanwhile p99 ${m.statusesP99.toFixed(1)} ms, max ${m.statusesMax.toFixed(0)} ms`}`;
-for (const [format, m] of Object.entries(cold)) console.log(`cold ${format}: ${line(m)}`);
-for (const [format, m] of Object.entries(first)) {
-  console.log(`first export of ${format} (nothing stored for its rendering yet): ${line(m)}`);
+for (const target of servers) {
+  const label = servers.length > 1 ? `[${target.label}] ` : '';
+  for (const [format, m] of Object.entries(cold[target.label] ?? {})) console.log(`${label}cold ${format}: ${line(m)}`);
+}
+for (const format of FORMATS) {
+  const floor = floors[format];
+  if (floor) {
+    console.log(
+      `floor of ${format} (better-sqlite3 rows, minimal file, gzip; its own process): CPU ${floor.cpuMs} ms (${floor.writeCpuMs} ms before gzip), wall ${floor.ms} ms, ${mib(floor.bytes)} MiB`,
+    );
+  }
+  for (const target of servers) {
+    const m = first[target.label]?.[format] as Figures;
+    const label = servers.length > 1 ? `[${target.label}] ` : '';
+    const ratio = floor
+      ? `; CPU ${(m.cpu / floor.cpuMs).toFixed(1)}x the floor's, wall ${(m.ms / floor.ms).toFixed(1)}x`
+      : '';
+    console.log(`${label}first export of ${format} (nothing rendered for it yet): ${line(m)}${ratio}`);
+  }
 }
 
 /** Repeated export and `If-None-Match` against bare Fastify; `BENCH_SKIP_LOAD=1` skips them. */
-async function ratios() {
+async function ratios(target: Measured) {
+  const base = `http://127.0.0.1:${target.port}/v2`;
   const path = 'textItems/export?format=json_i18next&variantId=fr';
-  const warm = await call('GET', path);
+  const warm = await callOn(target, 'GET', path);
   const body = await warm.text();
   const etag = String(warm.headers.get('etag'));
   const contentType = String(warm.headers.get('content-type'));
@@ -253,20 +363,21 @@ async function ratios() {
   if (check.status !== 304) throw new Error(`If-None-Match answered ${check.status}`);
   const hits = await against(`${base}/${path}`, 50, { authorization: key, 'if-none-match': etag }, '', 'text/plain');
 
+  const label = servers.length > 1 ? `[${target.label}] ` : '';
   const pass = (ratio: number) => (ratio >= 0.5 ? 'PASS' : 'FAIL');
   const r1 = repeated.rps / repeated.baseline;
   console.log(
-    `repeated export (json_i18next, variant fr, ${mib(Buffer.byteLength(body))} MiB), 10 connections: ${repeated.rps.toFixed(0)} req/s (p99 ${repeated.p99} ms) vs same bytes precomputed ${repeated.baseline.toFixed(0)} req/s: ratio ${r1.toFixed(2)} (target >= 0.5): ${pass(r1)}`,
+    `${label}repeated export (json_i18next, variant fr, ${mib(Buffer.byteLength(body))} MiB), 10 connections: ${repeated.rps.toFixed(0)} req/s (p99 ${repeated.p99} ms) vs same bytes precomputed ${repeated.baseline.toFixed(0)} req/s: ratio ${r1.toFixed(2)} (target >= 0.5): ${pass(r1)}`,
   );
   const r2 = hits.rps / hits.baseline;
   console.log(
-    `If-None-Match hits (304), 50 connections: ${hits.rps.toFixed(0)} req/s (p99 ${hits.p99} ms) vs bare Fastify route ${hits.baseline.toFixed(0)} req/s: ratio ${r2.toFixed(2)} (target >= 0.5): ${pass(r2)}`,
+    `${label}If-None-Match hits (304), 50 connections: ${hits.rps.toFixed(0)} req/s (p99 ${hits.p99} ms) vs bare Fastify route ${hits.baseline.toFixed(0)} req/s: ratio ${r2.toFixed(2)} (target >= 0.5): ${pass(r2)}`,
   );
 }
 
 try {
-  if (!process.env.BENCH_SKIP_LOAD) await ratios();
+  if (!process.env.BENCH_SKIP_LOAD) for (const target of servers) await ratios(target);
 } finally {
   await prober.terminate();
-  await stop(server);
+  for (const target of servers) await stop(target.server);
 }

@@ -28,8 +28,8 @@ export async function freePort(): Promise<number> {
 }
 
 /** Runs the CLI to completion and returns its stdout. */
-export async function cli(args: string[], env: NodeJS.ProcessEnv): Promise<string> {
-  const child = spawn(process.execPath, [bin, ...args], { env: { ...process.env, ...env } });
+export async function cli(args: string[], env: NodeJS.ProcessEnv, cliPath = bin): Promise<string> {
+  const child = spawn(process.execPath, [cliPath, ...args], { env: { ...process.env, ...env } });
   let out = '';
   child.stdout.on('data', (chunk) => {
     out += chunk;
@@ -54,8 +54,9 @@ export async function waitForHttp(url: string, timeoutMs = 10_000): Promise<void
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-export function startServer(env: NodeJS.ProcessEnv): ChildProcess {
-  return spawn(process.execPath, [...serverNodeArgs, bin, 'serve'], {
+/** `copydesk serve` of this tree's build (or `BENCH_BIN`), or of the CLI at `cliPath`. */
+export function startServer(env: NodeJS.ProcessEnv, cliPath = bin): ChildProcess {
+  return spawn(process.execPath, [...serverNodeArgs, cliPath, 'serve'], {
     env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_KEYLESS_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -110,6 +111,7 @@ export async function load(
 
 export interface BenchServer {
   DATABASE_URL: string;
+  workspaceId: number;
   database: 'sqlite' | 'postgres';
   key: string;
   port: number;
@@ -120,10 +122,10 @@ export interface BenchServer {
   timed(method: string, path: string, body?: unknown): Promise<{ ms: number; cpu: number }>;
 }
 
-/** A fresh database with a workspace, a user and a key (through the CLI), and a server on it. */
-export async function startBenchServer(workspaceName: string): Promise<BenchServer> {
+/** A fresh database with a workspace, a user and a key (through the CLI), and a server on it (of `cliPath`'s build). */
+export async function startBenchServer(workspaceName: string, cliPath = bin): Promise<BenchServer> {
   const DATABASE_URL = tempDatabaseUrl();
-  const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }));
+  const json = async (args: string[]) => JSON.parse(await cli([...args, '--json'], { DATABASE_URL }, cliPath));
   const workspace = await json(['workspace', 'create', '--name', workspaceName]);
   const email = 'bench@example.com';
   const user = ['user', 'create', '--workspace', String(workspace.id), '--email', email];
@@ -131,7 +133,7 @@ export async function startBenchServer(workspaceName: string): Promise<BenchServ
   await json([...user, '--role', 'admin']).catch(() => json(user));
   const { key } = await json(['key', 'create', '--workspace', String(workspace.id), '--email', email]);
   const port = await freePort();
-  const server = startServer({ DATABASE_URL, PORT: String(port) });
+  const server = startServer({ DATABASE_URL, PORT: String(port) }, cliPath);
   // A loaded machine (several benches and suites at once) can take well over 10 s to start a server.
   await waitForHttp(`http://127.0.0.1:${port}/readyz`, 60_000);
   const headers = { authorization: key, 'content-type': 'application/json' };
@@ -151,5 +153,5 @@ export async function startBenchServer(workspaceName: string): Promise<BenchServ
     return { ms: performance.now() - started, cpu: cpuMs(server.pid) - cpu };
   }
   const database = DATABASE_URL.startsWith('postgres') ? 'postgres' : 'sqlite';
-  return { DATABASE_URL, database, key, port, server, call, timed };
+  return { DATABASE_URL, workspaceId: Number(workspace.id), database, key, port, server, call, timed };
 }

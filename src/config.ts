@@ -84,8 +84,6 @@ export interface Config {
   readonly timeouts: Timeouts;
   /** Upper bound of the in-memory cache of rendered GET responses, in bytes. */
   readonly responseCacheBytes: number;
-  /** Texts per stored run of export fragments (docs/exports.md#fragments). */
-  readonly exportRunTexts: number;
   readonly bootstrap: { readonly email: string; readonly workspaceName: string };
   /** Days the change log (history) is kept; 0 keeps it forever. */
   readonly historyRetentionDays: number;
@@ -230,7 +228,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     maxConnectionsPerAddress: integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 128),
     redis: redisConfig(env),
     responseCacheBytes: integer(env, 'RESPONSE_CACHE_BYTES', 64 * 1024 * 1024),
-    exportRunTexts: integer(env, 'EXPORT_RUN_TEXTS', 512, 1),
     limits: {
       bodyBytes: integer(env, 'LIMIT_BODY_BYTES', 10 * 1024 * 1024, 1),
       batchItems: integer(env, 'LIMIT_BATCH_ITEMS', 1000, 1),

@@ -10,7 +10,7 @@ import { createBackupService } from './modules/backup/backup.service.js';
 import { createBlocksService, loadBlocks } from './modules/blocks/blocks.service.js';
 import { createHistoryService, createRestoreService, createWritePath } from './modules/changes/index.js';
 import { createComponentsService } from './modules/components/components.service.js';
-import { createExportsService, createFragmentStore } from './modules/exports/exports.service.js';
+import { createExportsService } from './modules/exports/exports.service.js';
 import { createFoldersService, folderDeveloperIds } from './modules/folders/folders.service.js';
 import { createImportsService } from './modules/imports/imports.service.js';
 import { createLegacyService } from './modules/legacy/legacy.service.js';
@@ -49,8 +49,6 @@ export function createServices(
     sessions?: Config['sessions'];
     snapshot?: OpenSnapshot;
     limits?: Config['limits'];
-    /** Texts per stored run of export fragments (docs/exports.md#fragments). */
-    exportRunTexts?: number;
   } = {},
 ) {
   const writes = createWritePath(db);
@@ -157,8 +155,7 @@ export function createServices(
   });
   // Without a snapshot source (the CLI), an export reads query by query on the shared connection.
   const snapshot = options.snapshot ?? (async () => ({ db, close: async () => {} }));
-  const fragments = createFragmentStore(db, { runTexts: options.exportRunTexts });
-  const exports = createExportsService({ snapshot, accounts, texts, variants, variables, fragments });
+  const exports = createExportsService({ snapshot, accounts, texts, variants, variables });
   const imports = createImportsService({
     db,
     writes,
@@ -281,7 +278,6 @@ export function servicesFor(config: Config, database: DatabaseHandle): Services 
     webhooks: config.webhooks,
     sessions: config.sessions,
     limits: config.limits,
-    exportRunTexts: config.exportRunTexts,
   });
   // On PostgreSQL, what other servers commit reaches this one's caches (closed with the database).
   database.watchChanges(services.accounts.changeEvents, {

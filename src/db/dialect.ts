@@ -3,7 +3,7 @@ import { PostgresAdapter } from 'kysely';
 
 /**
  * The one seam between SQLite and PostgreSQL. Everything dialect-specific lives in `src/db/`,
- * behind named helpers (query-plan.ts, search-index.ts, key-parts.ts, errors.ts, ...); only
+ * behind named helpers (query-plan.ts, search-index.ts, errors.ts, ...); only
  * `src/db/` may import this file (the `dialect-stays-in-db` boundary rule), and repositories write
  * SQL that runs the same on both.
  */

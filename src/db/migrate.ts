@@ -20,6 +20,7 @@ import * as changeLogIndexes from './migrations/2026_11_28_300_change_log_indexe
 import * as changesBrinSummaries from './migrations/2026_11_28_301_changes_brin_summaries.js';
 import * as changeRevision from './migrations/2026_11_29_200_change_revision.js';
 import * as translationState from './migrations/2026_11_29_300_translation_state.js';
+import * as dropExportFragments from './migrations/2026_11_30_100_drop_export_fragments.js';
 import * as textsProjectDeveloperId from './migrations/2026_11_30_500_texts_project_developer_id.js';
 import type { Database } from './schema.js';
 
@@ -46,6 +47,7 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_301_changes_brin_summaries': changesBrinSummaries,
   '2026_11_29_200_change_revision': changeRevision,
   '2026_11_29_300_translation_state': translationState,
+  '2026_11_30_100_drop_export_fragments': dropExportFragments,
   '2026_11_30_500_texts_project_developer_id': textsProjectDeveloperId,
 };
 

@@ -270,37 +270,6 @@ export interface WebhookAttemptsTable {
   response_body: string | null;
 }
 
-/** The exports' fragment store (src/modules/exports/): one set per workspace and rendering key. */
-export interface ExportFragmentSetsTable {
-  id: Id;
-  workspace_id: number;
-  /** Everything a rendering depends on besides the text (format, variant, options, variables...). */
-  key: string;
-  /** When an export last used the set (ISO time), for evicting the least recently used. */
-  used_at: string;
-}
-
-/** A run of texts' rendered fragments in a set: texts consecutive in developer-ID order. */
-export interface ExportFragmentRunsTable {
-  id: Id;
-  set_id: number;
-  /** Developer IDs of the run's first and last texts. */
-  first_key: string;
-  last_key: string;
-  /** JSON, per text in order: row id, stamp, developer ID, length in `body` (-1: no entry), and placing data. */
-  entries: string;
-  /** The texts' fragments end to end. */
-  body: string;
-  /** `body`'s UTF-8 bytes as raw deflate blocks ending with a sync flush; null in runs stored before. */
-  deflated: Buffer | null;
-  /** CRC-32 of those bytes, as a signed 32-bit integer. */
-  crc: number | null;
-  /** Their length in bytes. */
-  size: number | null;
-  /** The texts' digest (`<row id>:<stamp>` in order, comma-separated); null in runs stored before. */
-  stamps: string | null;
-}
-
 export interface Database {
   workspaces: WorkspacesTable;
   users: UsersTable;
@@ -327,8 +296,6 @@ export interface Database {
   webhook_events: WebhookEventsTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
-  export_fragment_sets: ExportFragmentSetsTable;
-  export_fragment_runs: ExportFragmentRunsTable;
 }
 
 /** What a repository takes as its first argument: the database or an open transaction. */

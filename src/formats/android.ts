@@ -10,16 +10,7 @@ import { pluralForms } from './shared/plurals.js';
 import { orderVariables, variableExample } from './shared/variables.js';
 import { variantCommentTexts } from './shared/variant-comments.js';
 import { xmlAttribute, xmlComment } from './shared/xml.js';
-import {
-  type DocumentHeader,
-  type EntryFragment,
-  type ExportVariable,
-  type FileFormat,
-  fileWriter,
-  type SpanEntry,
-  spanBody,
-  wholeFile,
-} from './types.js';
+import { type DocumentHeader, type ExportVariable, type FileFormat, wholeFile } from './types.js';
 
 interface Argument {
   spec: string;
@@ -30,73 +21,43 @@ export const androidFormat: FileFormat = {
   contentType: 'text/xml; charset=utf-8',
   writer(document) {
     const taken = new Set<string>();
+    const args = argumentMaps(document);
     const rich = document.options.richText !== null;
-    return fileWriter({
+    return {
       head: () =>
         lines([
           '<?xml version="1.0" encoding="utf-8"?>',
           ...variantCommentTexts(document).map(xmlComment),
           '<resources xmlns:xliff="urn:oasis:names:tc:xliff:document:1.2">',
         ]),
-      // The fragment names its resources after the sanitised ID; `place` renames them when an
-      // earlier ID of the file took that name.
-      fragment(entry) {
-        const out: string[] = [];
-        const name = sanitisedName(entry.id);
+      entry(entry) {
+        // Two IDs that sanitise to the same name: the later one is renamed (`_2`, `_3`, ...).
+        const name = resourceName(sanitisedName(entry.id), taken);
         const names = `name="${name}" ditto_api_id="${xmlAttribute(entry.id)}"`;
-        /** The lines that name the resource (a `<string>`, then a `<plurals>`). */
-        const named: number[] = [];
-        if (entry.notes !== '') out.push(`  ${xmlComment(entry.notes)}`);
+        let out = entry.notes === '' ? '' : `  ${xmlComment(entry.notes)}\n`;
         // A plural record keeps its primary text as a <string> of the same name (as the original
         // does, so `R.string.<name>` still resolves); it is numbered like any other string.
-        const own = argumentsOf(entry.variables, [entry.text], document);
+        const own = args.of(entry.variables, entry.text);
         const primary = piecesOf(entry.text, rich ? entry.richText : null, own);
         const formatted = primary.some((piece) => piece.kind === 'variable');
-        const percents = entry.text.split('%').length - 1;
-        const attributes = !formatted && percents >= 2 ? `${names} formatted="false"` : names;
-        named.push(out.length);
-        out.push(`  <string ${attributes}>${androidValue(primary, formatted)}</string>`);
-        if (entry.plurals.length === 0) return fragmentOf(out, named, STRING_NAME_AT);
-        const args = argumentsOf(entry.variables, null, document);
+        const attributes = !formatted && hasTwoPercents(entry.text) ? `${names} formatted="false"` : names;
+        out += `  <string ${attributes}>${androidValue(primary, formatted)}</string>\n`;
+        if (entry.plurals.length === 0) return out;
+        const all = args.of(entry.variables, null);
         const forms = pluralForms(entry, document.locale).map((form) => ({
           form: form.form,
-          pieces: piecesOf(form.text, rich ? form.richText : null, args),
+          pieces: piecesOf(form.text, rich ? form.richText : null, all),
         }));
         // `getQuantityString(id, n, args)` formats every item once the record has arguments.
         const pluralFormatted = forms.some((form) => form.pieces.some((piece) => piece.kind === 'variable'));
-        named.push(out.length);
-        out.push(`  <plurals ${names}>`);
+        out += `  <plurals ${names}>\n`;
         for (const form of forms) {
-          out.push(`    <item quantity="${form.form}">${androidValue(form.pieces, pluralFormatted)}</item>`);
+          out += `    <item quantity="${form.form}">${androidValue(form.pieces, pluralFormatted)}</item>\n`;
         }
-        out.push('  </plurals>');
-        return fragmentOf(out, named, STRING_NAME_AT, PLURALS_NAME_AT);
-      },
-      place(fragment, id) {
-        const original = sanitisedName(id);
-        const name = resourceName(original, taken);
-        if (name === original || !fragment.nameAt) return fragment.body;
-        let out = '';
-        let from = 0;
-        for (const at of fragment.nameAt) {
-          out += fragment.body.slice(from, at) + name;
-          from = at + original.length;
-        }
-        return out + fragment.body.slice(from);
-      },
-      // Every name is taken in turn; the span is copied only where one of them is renamed.
-      placeSpan(source, entries) {
-        const body = spanBody(source, entries);
-        const renamed = takeNames(entries, taken);
-        const start = entries.find((entry) => entry.length >= 0)?.at ?? 0;
-        return renamed ? rename(body, start, renamed) : body;
-      },
-      placeRun(run) {
-        const renamed = takeNames(run.entries(), taken);
-        return renamed && ((body) => rename(body, 0, renamed));
+        return `${out}  </plurals>\n`;
       },
       tail: () => '</resources>\n',
-    });
+    };
   },
 };
 
@@ -104,54 +65,10 @@ export const android = wholeFile(androidFormat);
 
 const lines = (list: readonly string[]) => `${list.join('\n')}\n`;
 
-/** Where the name starts in a `<string>` line and in a `<plurals>` line. */
-const STRING_NAME_AT = '  <string name="'.length;
-const PLURALS_NAME_AT = '  <plurals name="'.length;
-
-/** The lines as a fragment, with the offsets of the names in the lines `named` (their name offset in order). */
-function fragmentOf(out: readonly string[], named: readonly number[], ...offsets: number[]): EntryFragment {
-  const nameAt: number[] = [];
-  let at = 0;
-  for (const [index, line] of out.entries()) {
-    const position = named.indexOf(index);
-    if (position >= 0) nameAt.push(at + (offsets[position] as number));
-    at += line.length + 1;
-  }
-  return { body: lines(out), variables: [], nameAt };
-}
-
-/** An entry whose resources get another name than its sanitised ID. */
-interface Renamed {
-  entry: SpanEntry;
-  original: string;
-  name: string;
-}
-
-/** Takes the entries' names in turn: those renamed because an earlier ID took their name, or null. */
-function takeNames(entries: readonly SpanEntry[], taken: Set<string>): Renamed[] | null {
-  let renamed: Renamed[] | null = null;
-  for (const entry of entries) {
-    if (entry.length < 0) continue;
-    const original = sanitisedName(entry.id);
-    const name = resourceName(original, taken);
-    if (!entry.nameAt || name === original) continue;
-    renamed ??= [];
-    renamed.push({ entry, original, name });
-  }
-  return renamed;
-}
-
-/** A span's bytes (its first entry's bytes at `start` of the source) with the renamed entries' names replaced. */
-function rename(body: string, start: number, renamed: readonly Renamed[]): string {
-  let out = '';
-  let from = 0;
-  for (const { entry, original, name } of renamed) {
-    for (const at of entry.nameAt ?? []) {
-      out += body.slice(from, entry.at - start + at) + name;
-      from = entry.at - start + at + original.length;
-    }
-  }
-  return out + body.slice(from);
+/** Whether the text holds `%` twice or more (a string without arguments then says `formatted="false"`). */
+function hasTwoPercents(text: string): boolean {
+  const first = text.indexOf('%');
+  return first >= 0 && text.indexOf('%', first + 1) >= 0;
 }
 
 /** The developer ID with every character outside `[A-Za-z0-9_.]` replaced by `_`. */
@@ -168,30 +85,56 @@ function resourceName(base: string, taken: Set<string>): string {
   return name;
 }
 
+/** The arguments of a string, with the names they cover (a `Set`, for `splitTemplate`). */
+interface Arguments {
+  byName: Map<string, Argument>;
+  known: Set<string>;
+}
+
+const NO_ARGUMENTS: Arguments = { byName: new Map(), known: new Set() };
+
 /**
  * Variables numbered from 1 in `variableOrder`, every one a string argument (`%1$s`), numbers
- * included, as the original writes them. `texts` limits them to the variables those texts use,
- * so a string never skips a position; the quantity of a plural is passed separately on Android.
+ * included, as the original writes them. With a text, only the variables it uses, so a string
+ * never skips a position; the quantity of a plural is passed separately on Android. Most entries
+ * of a file use the same few sets of variables, so each set's arguments are made once per file.
  */
-function argumentsOf(
-  variables: readonly ExportVariable[],
-  texts: readonly string[] | null,
-  document: DocumentHeader,
-): Map<string, Argument> {
-  let ordered = orderVariables(variables, document.options.variableOrder);
-  if (texts !== null) {
-    const names = ordered.map((variable) => variable.name);
-    const used = new Set(usedVariables(texts, names));
-    ordered = ordered.filter((variable) => used.has(variable.name));
-  }
-  return new Map(
-    ordered.map((variable, index) => [variable.name, { spec: `%${index + 1}$s`, example: variableExample(variable) }]),
-  );
+function argumentMaps(document: DocumentHeader) {
+  const made = new Map<string, Arguments>();
+  const make = (ordered: readonly ExportVariable[]): Arguments => {
+    const key = ordered.map((variable) => variable.name).join(',');
+    let found = made.get(key);
+    if (found === undefined) {
+      const byName = new Map(
+        ordered.map((variable, index) => [
+          variable.name,
+          { spec: `%${index + 1}$s`, example: variableExample(variable) },
+        ]),
+      );
+      found = { byName, known: new Set(byName.keys()) };
+      made.set(key, found);
+    }
+    return found;
+  };
+  return {
+    of(variables: readonly ExportVariable[], text: string | null): Arguments {
+      if (variables.length === 0) return NO_ARGUMENTS;
+      const ordered = orderVariables(variables, document.options.variableOrder);
+      if (text === null) return make(ordered);
+      const used = new Set(
+        usedVariables(
+          [text],
+          ordered.map((variable) => variable.name),
+        ),
+      );
+      return used.size === 0 ? NO_ARGUMENTS : make(ordered.filter((variable) => used.has(variable.name)));
+    },
+  };
 }
 
 /** Plain text, or stored markup read into runs when rich text is exported. */
-function piecesOf(text: string, richText: string | null, args: Map<string, Argument>): ValuePiece[] {
-  const known = new Set(args.keys());
+function piecesOf(text: string, richText: string | null, args: Arguments): ValuePiece[] {
+  const { known, byName } = args;
   const runs =
     richText === null
       ? [{ text, marks: 0 }]
@@ -211,7 +154,7 @@ function piecesOf(text: string, richText: string | null, args: Map<string, Argum
     const marks = run.marks ?? textMarks(index - 1, -1) & textMarks(index + 1, 1);
     for (const part of splitTemplate(run.text, known)) {
       if (part.kind === 'text') pieces.push({ kind: 'text', text: part.value, marks });
-      else pieces.push({ kind: 'variable', name: part.name, ...args.get(part.name)!, marks });
+      else pieces.push({ kind: 'variable', name: part.name, ...byName.get(part.name)!, marks });
     }
   });
   return pieces;

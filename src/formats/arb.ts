@@ -5,15 +5,7 @@
 import { icuMessage } from './shared/icu.js';
 import { JSON_CONTENT_TYPE, JsonObjectWriter } from './shared/json.js';
 import { orderVariables, variableExample } from './shared/variables.js';
-import {
-  type DocumentHeader,
-  type ExportEntry,
-  type ExportVariable,
-  type FileFormat,
-  fileWriter,
-  spanBody,
-  wholeFile,
-} from './types.js';
+import { type DocumentHeader, type ExportEntry, type ExportVariable, type FileFormat, wholeFile } from './types.js';
 
 interface Placeholder {
   type: 'String' | 'int' | 'double' | 'num';
@@ -53,7 +45,7 @@ export const arbFormat: FileFormat = {
   contentType: JSON_CONTENT_TYPE,
   writer(header) {
     const json = new JsonObjectWriter();
-    return fileWriter({
+    return {
       head() {
         let out = json.member('@@locale', arbLocale(header.locale));
         // `__variant-name` keys would be messages to Flutter (and not Dart identifiers); the
@@ -64,20 +56,16 @@ export const arbFormat: FileFormat = {
         }
         return out;
       },
-      fragment(entry) {
+      entry(entry) {
         const message = icuMessage(entry, header, { collectionsAsSelect: false });
         const description = entry.notes === '' ? {} : { description: entry.notes };
-        const body = JsonObjectWriter.fragment([
-          [entry.id, message],
-          [`@${entry.id}`, { ...description, placeholders: placeholders(entry, header) }],
-        ]);
-        return { body, variables: [] };
+        return (
+          json.member(entry.id, message) +
+          json.member(`@${entry.id}`, { ...description, placeholders: placeholders(entry, header) })
+        );
       },
-      place: (fragment) => json.place(fragment.body),
-      placeSpan: (source, entries) => json.place(spanBody(source, entries)),
-      placeRun: (run) => json.placeStored(run.empty),
       tail: () => json.end(),
-    });
+    };
   },
 };
 

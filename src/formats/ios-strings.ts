@@ -5,7 +5,7 @@
  */
 import { appleFormat, stringsArguments } from './shared/apple.js';
 import { variantCommentTexts } from './shared/variant-comments.js';
-import { type FileFormat, fileWriter, spanBody, wholeFile } from './types.js';
+import { type FileFormat, wholeFile } from './types.js';
 
 /** Blocks (the variant comments, then one per record) with a blank line between them; nothing at all when empty. */
 export const iosStringsFormat: FileFormat = {
@@ -16,33 +16,18 @@ export const iosStringsFormat: FileFormat = {
       blocks += 1;
       return blocks === 1 ? text : `\n\n${text}`;
     };
-    return fileWriter({
+    return {
       head() {
         const comments = variantCommentTexts(header).map(stringsComment).join('\n');
         return comments ? block(comments) : '';
       },
-      // A fragment is its block as written after another one, blank line first.
-      fragment(entry) {
+      entry(entry) {
         const value = appleFormat(entry.text, stringsArguments(entry.text, entry, header.options.variableOrder));
         const comment = entry.notes === '' ? '' : `${stringsComment(entry.notes)}\n`;
-        return { body: `\n\n${comment}"${escapeStrings(entry.id)}" = "${escapeStrings(value)}";`, variables: [] };
-      },
-      place: (fragment) => block(fragment.body.slice(2)),
-      // Every fragment is a block: only the file's first loses its blank line.
-      placeSpan(source, entries) {
-        const body = spanBody(source, entries);
-        const first = blocks === 0;
-        for (const entry of entries) if (entry.length >= 0) blocks += 1;
-        return first && blocks > 0 ? body.slice(2) : body;
-      },
-      // Only whether a block came before matters: a run with bytes holds at least one.
-      placeRun(run) {
-        if (run.empty) return null;
-        blocks += 1;
-        return blocks === 1 ? (body) => body.slice(2) : null;
+        return block(`${comment}"${escapeStrings(entry.id)}" = "${escapeStrings(value)}";`);
       },
       tail: () => (blocks === 0 ? '' : '\n'),
-    });
+    };
   },
 };
 

@@ -6,14 +6,14 @@ import { appleFormat, stringsdictArguments } from './shared/apple.js';
 import { pluralForms } from './shared/plurals.js';
 import { variantCommentTexts } from './shared/variant-comments.js';
 import { xmlComment, xmlText } from './shared/xml.js';
-import { type ExportEntry, type FileFormat, fileWriter, spanBody, wholeFile } from './types.js';
+import { type ExportEntry, type FileFormat, wholeFile } from './types.js';
 
 const lines = (list: readonly string[]) => `${list.join('\n')}\n`;
 
 export const iosStringsdictFormat: FileFormat = {
   contentType: 'text/xml; charset=utf-8',
   writer(header) {
-    return fileWriter({
+    return {
       head: () =>
         lines([
           '<?xml version="1.0" encoding="UTF-8"?>',
@@ -22,12 +22,9 @@ export const iosStringsdictFormat: FileFormat = {
           '<plist version="1.0">',
           '<dict>',
         ]),
-      fragment: (entry) => ({ body: pluralEntry(entry), variables: [] }),
-      place: (fragment) => fragment.body,
-      placeSpan: spanBody,
-      placeRun: () => null,
+      entry: pluralEntry,
       tail: () => lines(['</dict>', '</plist>']),
-    });
+    };
 
     function pluralEntry(entry: ExportEntry): string {
       if (entry.plurals.length === 0) return '';

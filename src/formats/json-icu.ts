@@ -4,23 +4,17 @@
  */
 import { icuMessage } from './shared/icu.js';
 import { JSON_CONTENT_TYPE, JsonObjectWriter, variantMetadata } from './shared/json.js';
-import { type FileFormat, fileWriter, spanBody, wholeFile } from './types.js';
+import { type FileFormat, wholeFile } from './types.js';
 
 export const jsonIcuFormat: FileFormat = {
   contentType: JSON_CONTENT_TYPE,
   writer(header) {
     const json = new JsonObjectWriter();
-    return fileWriter({
+    return {
       head: () => json.members(variantMetadata(header)),
-      fragment: (entry) => ({
-        body: JsonObjectWriter.fragment([[entry.id, icuMessage(entry, header, { collectionsAsSelect: true })]]),
-        variables: [],
-      }),
-      place: (fragment) => json.place(fragment.body),
-      placeSpan: (source, entries) => json.place(spanBody(source, entries)),
-      placeRun: (run) => json.placeStored(run.empty),
+      entry: (entry) => json.member(entry.id, icuMessage(entry, header, { collectionsAsSelect: true })),
       tail: () => json.end(),
-    });
+    };
   },
 };
 

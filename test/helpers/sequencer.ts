@@ -12,7 +12,7 @@ const SLOW = [
   /\/test\/e2e\//,
   /\/test\/multi-server\//,
   /\/test\/clients\//,
-  /\/test\/modules\/exports\/(large|fragments)\.test\.ts$/,
+  /\/test\/modules\/exports\/large\.test\.ts$/,
 ];
 
 export default class SlowFirst extends BaseSequencer {

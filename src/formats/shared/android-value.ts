@@ -49,6 +49,7 @@ function escapeLiteral(text: string, formatted: boolean): string {
  */
 export function androidValue(pieces: readonly ValuePiece[], formatted: boolean): string {
   const styled = pieces.some((piece) => piece.marks !== 0);
+  if (!styled) return unstyledValue(pieces, formatted);
   const plain = pieces.map((piece) => (piece.kind === 'text' ? piece.text : 'x')).join('');
   const open: Array<readonly [number, string]> = [];
   let out = '';
@@ -81,6 +82,20 @@ export function androidValue(pieces: readonly ValuePiece[], formatted: boolean):
   while (open.length > 0) out += `</${open.pop()![1]}>`;
   // `>` is written as is, except where XML forbids it: after `]]`.
   return out.replaceAll(']]>', ']]&gt;');
+}
+
+/** `androidValue` of pieces without marks: one group, no tags (the usual case, written without the groups' work). */
+function unstyledValue(pieces: readonly ValuePiece[], formatted: boolean): string {
+  let text = '';
+  let body = '';
+  for (const piece of pieces) {
+    text += piece.kind === 'text' ? piece.text : 'x';
+    body += writePiece(piece, formatted);
+  }
+  if (body.startsWith('@') || body.startsWith('?')) body = `\\${body}`;
+  const quoted = text.includes('  ') || text.startsWith(' ') || text.endsWith(' ');
+  const out = quoted ? `"${body}"` : body;
+  return out.includes(']]>') ? out.replaceAll(']]>', ']]&gt;') : out;
 }
 
 function writePiece(piece: ValuePiece, formatted: boolean): string {

@@ -1,12 +1,5 @@
 /** Writing the JSON formats: key order as given, the variant metadata keys and the variable summary. */
-import {
-  type DocumentHeader,
-  type ExportEntry,
-  type FileWriter,
-  fileWriter,
-  spanBody,
-  variableNames,
-} from '../types.js';
+import type { DocumentHeader, ExportEntry, FileWriter } from '../types.js';
 import { compareNames } from './variables.js';
 
 export type JsonPairs = Array<[key: string, value: unknown]>;
@@ -23,35 +16,9 @@ export class JsonObjectWriter {
 
   /** `{` before the first member, `,` before the others. */
   member(key: string, value: unknown): string {
-    return this.place(memberAfterAnother(key, value));
-  }
-
-  /**
-   * Members written as they would be after another one (each starts with `,`): an entry's
-   * fragment, which `place` turns into the object's first members when nothing came before.
-   */
-  static fragment(pairs: JsonPairs): string {
-    let out = '';
-    for (const [key, value] of pairs) out += memberAfterAnother(key, value);
-    return out;
-  }
-
-  /** Writes members made by `fragment` (or `memberAfterAnother`) at this point of the object. */
-  place(members: string): string {
-    if (members === '') return '';
+    const member = memberAfterAnother(key, value);
     this.#members += 1;
-    return this.#members === 1 ? `{${members.slice(1)}` : members;
-  }
-
-  /**
-   * Members made by `fragment` and stored, placed whole: null when they go out as they are
-   * (nothing, or members after others), else what writes them (the object's first members).
-   */
-  placeStored(empty: boolean): ((members: string) => string) | null {
-    if (empty) return null;
-    if (this.#members === 0) return (members) => this.place(members);
-    this.#members += 1;
-    return null;
+    return this.#members === 1 ? `{${member.slice(1)}` : member;
   }
 
   members(pairs: JsonPairs): string {
@@ -101,8 +68,8 @@ class VariableSummary {
     return this.#names !== null;
   }
 
-  addNames(names: readonly string[]): void {
-    if (this.#names) for (const name of names) this.#names.add(name);
+  add(name: string): void {
+    this.#names?.add(name);
   }
 
   pairs(): JsonPairs {
@@ -113,26 +80,16 @@ class VariableSummary {
 /**
  * A JSON object of messages, as the i18next and vue-i18n files are: the variant's metadata, a
  * member or more per record (`pairsOf`), then `__variables_used` when the export asks for it.
- * Spans and stored runs of records are placed as their bytes, their variables still counted.
  */
 export function jsonMessagesWriter(header: DocumentHeader, pairsOf: (entry: ExportEntry) => JsonPairs): FileWriter {
   const json = new JsonObjectWriter();
   const summary = new VariableSummary(header);
-  return fileWriter({
+  return {
     head: () => json.members(variantMetadata(header)),
-    fragment: (entry) => ({ body: JsonObjectWriter.fragment(pairsOf(entry)), variables: variableNames(entry) }),
-    place(fragment) {
-      summary.addNames(fragment.variables);
-      return json.place(fragment.body);
-    },
-    placeSpan(source, entries) {
-      for (const entry of entries) if (entry.length >= 0) summary.addNames(entry.variables);
-      return json.place(spanBody(source, entries));
-    },
-    placeRun(run) {
-      if (summary.enabled) for (const entry of run.entries()) if (entry.length >= 0) summary.addNames(entry.variables);
-      return json.placeStored(run.empty);
+    entry(entry) {
+      if (summary.enabled) for (const variable of entry.variables) summary.add(variable.name);
+      return json.members(pairsOf(entry));
     },
     tail: () => json.members(summary.pairs()) + json.end(),
-  });
+  };
 }

@@ -84,11 +84,8 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<{ exports: ExportsService;
       async (request, reply) => {
         const { workspaceId, revision } = principalOf(request);
         const query = request.query as Parameters<typeof exports.exportTexts>[3];
-        const gzip = request.httpCache.encoding === 'gzip';
-        const file = await exports.exportTexts(kind, workspaceId, revision, query, limits.filterIds, gzip);
-        // Bytes or a stream of them: the response cache keeps either as it is sent. A stream
-        // already gzipped says so, and the cache sends it as it is instead of compressing it.
-        if (file.encoding) reply.header('content-encoding', file.encoding);
+        const file = await exports.exportTexts(kind, workspaceId, revision, query, limits.filterIds);
+        // Bytes or a stream of them: the response cache compresses and keeps either as it is sent.
         return reply.type(file.contentType).send(file.body as never);
       },
     );

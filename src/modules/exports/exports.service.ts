@@ -15,8 +15,7 @@ import {
 import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { documentHeader, exportEntries } from './exports.document.js';
-import { type ExportBody, type FileSource, renderFile } from './exports.file.js';
-import { type FragmentStore, renderingKey } from './exports.fragments.js';
+import { type ExportBody, fileChunks, renderFile } from './exports.file.js';
 
 export type ExportKind = 'textItems' | 'components';
 
@@ -38,11 +37,9 @@ export interface ExportsDeps {
   /** Opens the consistent read an export is made from, page by page. */
   snapshot: OpenSnapshot;
   accounts: Pick<AccountsService, 'baseLanguage'>;
-  texts: Pick<TextsReader, 'pages' | 'stamps'>;
+  texts: Pick<TextsReader, 'pages'>;
   variants: Pick<VariantsService, 'listVariants'>;
   variables: Pick<VariablesService, 'listVariables'>;
-  /** Rendered fragments kept in the database; without it every export renders every text. */
-  fragments?: Pick<FragmentStore, 'open'>;
 }
 
 /** The filter keys of each export: those of the fetch without `variants` (the variant is `variantId`). */
@@ -80,8 +77,6 @@ export function createExportsService(deps: ExportsDeps) {
     _revision: number,
     query: ExportQuery,
     maxFilterIds: number,
-    /** Whether the client takes the file gzipped (a large file then comes so; see `renderFile`). */
-    gzip = false,
   ): Promise<ExportBody> {
     const parsed = parseExportFilter(kind, query.filter, maxFilterIds);
     const developerId = chosenVariant(query);
@@ -100,8 +95,8 @@ export function createExportsService(deps: ExportsDeps) {
       const withVariant: ParsedFilter = { ...parsed, variants: variant ? [variant.developerId] : ['base'] };
       const textQuery: TextQuery =
         kind === 'textItems'
-          ? { kind: 'text_item', filter: withVariant, ...(query.sort && { sort: query.sort }) }
-          : { kind: 'component', filter: withVariant };
+          ? { kind: 'text_item', filter: withVariant, contentOnly: true, ...(query.sort && { sort: query.sort }) }
+          : { kind: 'component', filter: withVariant, contentOnly: true };
       const format = fileFormats[query.format];
       const locale = variant?.localeCode ?? language;
       const options = {
@@ -113,34 +108,10 @@ export function createExportsService(deps: ExportsDeps) {
       const header = documentHeader(variant, locale, options);
       const fallback = query.fallback ?? 'none';
       const entryOf = exportEntries(variant, variables, fallback);
-      // Stored fragments when the selection allows them (SQL decides it), else every text rendered.
-      const stamped = deps.fragments ? await deps.texts.stamps(db, workspaceId, textQuery) : null;
-      const set =
-        stamped &&
-        (await deps.fragments
-          ?.open(
-            workspaceId,
-            renderingKey({
-              kind,
-              format: query.format,
-              variantId: variant?.id ?? null,
-              locale,
-              fallback,
-              richText: options.richText,
-              variableOrder: options.variableOrder,
-              variables,
-            }),
-          )
-          // The store is an optimisation: when it cannot be opened, the file is rendered whole.
-          .catch(() => null));
-      // Without a filter every text of the kind is in the file, so a stored text not in it is gone.
-      const complete = Object.keys(parsed).length === 0;
-      const source: FileSource =
-        stamped && set
-          ? { stamped, set, snapshot: db, complete }
-          : { pages: await deps.texts.pages(db, workspaceId, textQuery) };
+      const pages = await deps.texts.pages(db, workspaceId, textQuery);
       rendering = true;
-      return await renderFile(source, format.writer(header), entryOf, format.contentType, gzip, () => snapshot.close());
+      const chunks = fileChunks(pages, format.writer(header), entryOf, () => snapshot.close());
+      return await renderFile(chunks, format.contentType);
     } finally {
       // Once rendering started, the file's chunks end the snapshot when they are done.
       if (!rendering) await snapshot.close();
@@ -154,6 +125,3 @@ export type ExportsService = ReturnType<typeof createExportsService>;
 
 /** The exporter input of a selection, for other modules that render the same files (the v0/v1 API). */
 export { buildDocument } from './exports.document.js';
-
-/** The exports' fragment store, wired to the write path by src/services.ts. */
-export { createFragmentStore } from './exports.fragments.js';

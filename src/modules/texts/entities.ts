@@ -27,33 +27,59 @@ export const toVariantValue = (row: TextVariantRow): VariantValue => ({
   textVersion: row.text_version,
 });
 
-/** A `texts` row as a component or text item, without its variant values and variables yet. */
+/**
+ * A `texts` row as a component or text item, without its variant values and variables yet. A
+ * row of the content columns only (`TextQuery.contentOnly`) leaves the others at defaults.
+ * Written out for each kind rather than spread from a common part: a page of a large read
+ * makes thousands of these.
+ */
 export function toEntity(row: TextColumns): TextEntity {
-  const common = {
+  const plurals = parseStoredPlurals(row.plurals);
+  const tags = row.tags === '[]' ? [] : (JSON.parse(row.tags) as string[]);
+  const revision = row.revision === undefined ? 0 : Number(row.revision);
+  if (row.kind === 'component') {
+    return {
+      kind: 'component',
+      id: row.id,
+      developerId: row.developer_id,
+      text: row.text,
+      richText: row.rich_text,
+      plurals,
+      notes: row.notes,
+      characterLimit: row.character_limit ?? null,
+      status: row.status,
+      assigneeId: row.assignee_id,
+      tags,
+      integrated: row.integrated === 1,
+      variants: [],
+      variableIds: [],
+      revision,
+      textVersion: row.text_version ?? 0,
+      name: row.name ?? '',
+      folderId: row.folder_id,
+    };
+  }
+  return {
+    kind: 'text_item',
     id: row.id,
     developerId: row.developer_id,
     text: row.text,
     richText: row.rich_text,
-    plurals: parseStoredPlurals(row.plurals),
+    plurals,
     notes: row.notes,
-    characterLimit: row.character_limit,
+    characterLimit: row.character_limit ?? null,
     status: row.status,
     assigneeId: row.assignee_id,
-    tags: row.tags === '[]' ? [] : (JSON.parse(row.tags) as string[]),
+    tags,
     integrated: row.integrated === 1,
-    variants: [] as VariantValue[],
-    variableIds: [] as number[],
-    revision: Number(row.revision),
-    textVersion: row.text_version,
-  };
-  if (row.kind === 'component') return { kind: 'component', ...common, name: row.name ?? '', folderId: row.folder_id };
-  return {
-    kind: 'text_item',
-    ...common,
+    variants: [],
+    variableIds: [],
+    revision,
+    textVersion: row.text_version ?? 0,
     projectId: row.project_id as number,
-    blockId: row.block_id,
-    position: row.position,
-    baseTextItemId: row.base_text_item_id,
+    blockId: row.block_id ?? null,
+    position: row.position ?? 0,
+    baseTextItemId: row.base_text_item_id ?? null,
     componentId: row.component_id,
   };
 }

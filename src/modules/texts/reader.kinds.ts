@@ -62,6 +62,7 @@ export function sqlSelection(
   return {
     kind,
     variantIds: filter.allVariants || query.allVariantValues ? 'all' : [...filter.variantIds],
+    ...(query.contentOnly && { contentOnly: true }),
     ...(filter.integrated !== null && { integrated: filter.integrated }),
     ...(filter.folders && { folderIds: filter.folders }),
     ...(workflow && filter.statuses && { statuses: [...filter.statuses] }),

@@ -8,20 +8,9 @@ import {
   keyPages,
   type SqlSelection,
   selectionPages,
-  stampDigests,
-  stampPages,
-  textsByRowIds,
 } from './selection.repository.js';
 import type { ContainerRef } from './texts.ports.js';
-import type {
-  OwnerSelection,
-  StampedSelection,
-  TextEntity,
-  TextItem,
-  TextKey,
-  TextQuery,
-  TextSelection,
-} from './texts.types.js';
+import type { OwnerSelection, TextEntity, TextItem, TextKey, TextQuery, TextSelection } from './texts.types.js';
 
 /** A paged read resolved: its SQL, how records are kept, and what a page of texts shows. */
 export interface PagedRead {
@@ -169,33 +158,6 @@ export async function readKeys(
     }
   }
   return pages();
-}
-
-/**
- * The same read as stamps (for the exports' fragment store), when SQL decides which texts are
- * selected and each text's records depend on nothing but the text: no tags filter (matched on
- * the text's tags), and status or assignee filters only where SQL applies them and no variant
- * value is read (a variant value is kept only when its own status and assignee match too). The
- * developer-ID order only; project order needs the whole project.
- */
-export async function readStamps(
-  deps: TextsReaderDeps,
-  executor: Executor,
-  workspaceId: number,
-  query: TextQuery,
-  basis: ReadBasis,
-): Promise<StampedSelection | null> {
-  const read = await resolvePaged(deps, executor, workspaceId, query, basis);
-  const { filter, selection } = read;
-  const workflow = filter.statuses !== null || filter.assigneeId !== undefined;
-  const readsValues = selection.variantIds === 'all' || selection.variantIds.length > 0;
-  if (read.projectOrder || filter.tags !== null || (workflow && (read.withBases || readsValues))) return null;
-  return {
-    pages: stampPages(executor, workspaceId, selection),
-    pagesIn: (range) => stampPages(executor, workspaceId, selection, undefined, range),
-    digests: (ranges) => stampDigests(executor, workspaceId, selection, ranges),
-    load: async (ids) => read.shown(await textsByRowIds(executor, workspaceId, selection, ids)),
-  };
 }
 
 async function* mapPages<T>(

@@ -6,20 +6,12 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
-import { keyPartDigests } from '../../db/key-parts.js';
-import { answersOnEventLoop, codeUnitOrder, cursorPages, rowIdLookupColumn } from '../../db/query-plan.js';
+import { answersOnEventLoop, codeUnitOrder, cursorPages } from '../../db/query-plan.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import { assembleEntities, type TextColumns, type TextVariableRow } from './entities.js';
 import { TEXT_COLUMNS } from './texts.repository.js';
-import {
-  type KeyRange,
-  keyParts,
-  type StampDigest,
-  type TextEntity,
-  type TextKind,
-  type TextStamp,
-} from './texts.types.js';
+import type { TextEntity, TextKind } from './texts.types.js';
 
 /**
  * The SQL of a read: the texts a request selects, and only those, in three queries that share
@@ -38,19 +30,38 @@ export interface SqlSelection {
   assigneeId?: number | null;
   /** The variant values to read: every one, or those of these variant row ids (none: base text only). */
   variantIds: 'all' | readonly number[];
+  /** Only the columns of `CONTENT_COLUMNS` (`TextQuery.contentOnly`). */
+  contentOnly?: boolean;
 }
+
+/**
+ * What a file needs of a text, and what the filters read: a third fewer columns than a whole
+ * read, which on SQLite is most of the cost of reading a page (every column of every row
+ * becomes a property of a JavaScript object).
+ */
+const CONTENT_COLUMNS = [
+  'id',
+  'kind',
+  'developer_id',
+  'folder_id',
+  'project_id',
+  'component_id',
+  'text',
+  'rich_text',
+  'plurals',
+  'notes',
+  'tags',
+  'status',
+  'assignee_id',
+  'integrated',
+] as const satisfies readonly (keyof TextColumns)[];
 
 type Where = ExpressionBuilder<Database, 'texts'>;
 
-/**
- * The WHERE of a selection. With `byRowId` (the database of a query that also looks the rows up
- * by row id), the columns are written for that lookup (`rowIdLookupColumn`: `+texts.column` on
- * SQLite, so that it looks the rows up instead of walking the (workspace, kind, developer ID)
- * index over every text of the kind).
- */
-function conditions(eb: Where, workspaceId: number, s: SqlSelection, byRowId?: Executor): Expression<SqlBool> {
+/** The WHERE of a selection. */
+function conditions(eb: Where, workspaceId: number, s: SqlSelection): Expression<SqlBool> {
   const col = (name: 'workspace_id' | 'kind' | 'project_id' | 'folder_id' | 'integrated' | 'status' | 'assignee_id') =>
-    byRowId ? rowIdLookupColumn(byRowId, `texts.${name}`) : sql.ref(`texts.${name}`);
+    sql.ref(`texts.${name}`);
   const all: Expression<SqlBool>[] = [eb(col('workspace_id'), '=', workspaceId), eb(col('kind'), '=', s.kind)];
   if (s.containerIds) all.push(eb(col('project_id'), 'in', [...s.containerIds]));
   if (s.folderIds) {
@@ -94,7 +105,14 @@ export const PAGE_SIZE = 1000;
  * wait for; a page of 250 keeps a read to a few milliseconds. PostgreSQL answers while the event
  * loop goes on, so its pages stay large.
  */
-const wholePageSize = (db: Executor) => (answersOnEventLoop(db) ? 250 : PAGE_SIZE);
+const wholePageSize = (db: Executor, s?: SqlSelection) =>
+  answersOnEventLoop(db) ? (s?.contentOnly ? CONTENT_PAGE_SIZE_SQLITE : 250) : PAGE_SIZE;
+
+/**
+ * Content-only pages (the exports) on SQLite: a page of their fewer columns takes a few
+ * milliseconds, and each page costs a query's preparation and a turn of its own.
+ */
+const CONTENT_PAGE_SIZE_SQLITE = 1000;
 
 /** The variant values and variables of some texts, grouped with them into entities. */
 async function withValues(db: Executor, rows: TextColumns[], s: SqlSelection): Promise<TextEntity[]> {
@@ -127,9 +145,10 @@ export async function* selectionPages(
   db: Executor,
   workspaceId: number,
   s: SqlSelection,
-  pageSize = wholePageSize(db),
+  pageSize = wholePageSize(db, s),
 ): AsyncGenerator<TextEntity[]> {
-  const select = (q: SelectQueryBuilder<Database, 'texts', object>) => q.select(TEXT_COLUMNS);
+  const select = (q: SelectQueryBuilder<Database, 'texts', object>) =>
+    q.select(s.contentOnly ? CONTENT_COLUMNS : TEXT_COLUMNS) as SelectQueryBuilder<Database, 'texts', TextColumns>;
   for await (const rows of orderedPages(db, workspaceId, s, select, pageSize)) yield await withValues(db, rows, s);
 }
 
@@ -149,13 +168,11 @@ async function* orderedPages<R extends Ordered>(
   s: SqlSelection,
   columns: (q: SelectQueryBuilder<Database, 'texts', object>) => SelectQueryBuilder<Database, any, R>,
   pageSize: number,
-  range?: KeyRange,
 ): AsyncGenerator<R[]> {
   if (s.containerIds?.length === 0 || s.folderIds?.size === 0 || s.statuses?.length === 0) return;
   const byDeveloperId = codeUnitOrder(db, 'texts.developer_id');
   const query = (after: string | null) =>
     columns(db.selectFrom('texts').where((eb) => conditions(eb, workspaceId, s)))
-      .$if(range !== undefined, (q) => q.where(inRange(byDeveloperId, range as KeyRange)))
       .$if(after !== null, (q) => q.where(byDeveloperId, '>', after))
       .orderBy(byDeveloperId);
   // In a PostgreSQL snapshot, one cursor; else each page seeks past the last one.
@@ -203,106 +220,6 @@ export function keyPages(db: Executor, workspaceId: number, s: SqlSelection, pag
       'texts.assignee_id',
     ]);
   return orderedPages<KeyRow>(db, workspaceId, s, select as never, pageSize);
-}
-
-interface StampRow extends Ordered {
-  id: number | string;
-  revision: number | string;
-  component_id: number | null;
-}
-
-/**
- * The selected texts' stamps page by page in developer-ID order (as `selectionPages`): the
- * texts' own revisions and, for linked instances, their components' (read for the page's
- * instances only; most pages have none). No text, no values.
- */
-export async function* stampPages(
-  db: Executor,
-  workspaceId: number,
-  s: SqlSelection,
-  pageSize = PAGE_SIZE,
-  range?: KeyRange,
-): AsyncGenerator<TextStamp[]> {
-  const select = (q: SelectQueryBuilder<Database, 'texts', object>) =>
-    q.select(['texts.id', 'texts.developer_id', 'texts.revision', 'texts.component_id']);
-  for await (const rows of orderedPages<StampRow>(db, workspaceId, s, select, pageSize, range)) {
-    const componentIds = [...new Set(rows.flatMap((row) => (row.component_id === null ? [] : [row.component_id])))];
-    const components =
-      componentIds.length === 0
-        ? new Map<number, string>()
-        : new Map(
-            (
-              await db
-                .selectFrom('texts')
-                .select(['id', 'revision'])
-                .where('workspace_id', '=', workspaceId)
-                .where('id', 'in', componentIds)
-                .execute()
-            ).map((row) => [Number(row.id), String(row.revision)]),
-          );
-    yield rows.map((row) => ({
-      id: Number(row.id),
-      developerId: row.developer_id,
-      stamp:
-        row.component_id === null
-          ? String(row.revision)
-          : `${row.revision}/${row.component_id}.${components.get(row.component_id) ?? ''}`,
-    }));
-  }
-}
-
-/** The developer ID (an expression of it) in a key range. */
-function inRange(key: RawBuilder<unknown>, range: KeyRange, lo: unknown = range.lo, hi: unknown = range.hi) {
-  const within = sql<SqlBool>`${key} >= ${lo} and ${key} <= ${hi}`;
-  return range.inclusive ? within : sql<SqlBool>`${within} and ${key} <> ${lo} and ${key} <> ${hi}`;
-}
-
-/**
- * The selected texts' count and stamps in each part of the key space that `ranges` cut (see
- * `keyParts`; of a part between two ranges the count may only say whether it holds a text: 0 or
- * 1, and no stamps), aggregated by the database (one row per part, none per text), with the
- * stamps as `stampPages` makes them: the text's revision, and for a linked instance its
- * component's row id and revision. How each database aggregates is `keyPartDigests`'s business.
- */
-export async function stampDigests(
-  db: Executor,
-  workspaceId: number,
-  s: SqlSelection,
-  ranges: readonly { first: string; last: string }[],
-): Promise<StampDigest[]> {
-  const parts = keyParts(ranges);
-  if (s.containerIds?.length === 0 || s.folderIds?.size === 0 || s.statuses?.length === 0) {
-    return parts.map((): StampDigest => ({ count: 0, stamps: '' }));
-  }
-  const stamp = sql<string>`cast(texts.id as text) || ':' || cast(texts.revision as text) || case
-    when texts.component_id is null then ''
-    else '/' || cast(texts.component_id as text) || '.' || coalesce((select cast(c.revision as text) from texts c
-      where c.id = texts.component_id and c.workspace_id = texts.workspace_id), '') end`;
-  return keyPartDigests(db, { parts, ranges, where: (eb) => conditions(eb, workspaceId, s), stamp });
-}
-
-/** The selected texts among these row ids, with the selection's values, in no particular order. */
-export async function textsByRowIds(
-  db: Executor,
-  workspaceId: number,
-  s: SqlSelection,
-  ids: readonly number[],
-): Promise<TextEntity[]> {
-  const out: TextEntity[] = [];
-  const pageSize = wholePageSize(db);
-  for (let from = 0; from < ids.length; from += pageSize) {
-    // SQLite answers on the event loop: other requests get a turn between pages.
-    if (from > 0 && answersOnEventLoop(db)) await nextTurn();
-    const part = ids.slice(from, from + pageSize);
-    const rows = await db
-      .selectFrom('texts')
-      .select(TEXT_COLUMNS)
-      .where((eb) => conditions(eb, workspaceId, s, db))
-      .where('texts.id', 'in', part)
-      .execute();
-    if (rows.length > 0) for (const text of await withValues(db, rows, s)) out.push(text);
-  }
-  return out;
 }
 
 /** Every selected text of one project or base, ordered by position and row id by the database. */

@@ -2,13 +2,12 @@ import type { Executor } from '../../db/schema.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import { selectRecords } from './filter.js';
 import { type ReadBasis, readComponents, readTextItems, type TextsReaderDeps } from './reader.kinds.js';
-import { readKeys, readPages, readStamps } from './reader.pages.js';
+import { readKeys, readPages } from './reader.pages.js';
 import { listBody, recordChunks } from './reader.records.js';
 import { type RecordContext, serializeRecords } from './records.js';
 import { SelectionCache } from './selection-cache.js';
 import type {
   OwnerSelection,
-  StampedSelection,
   TextEntity,
   TextKind,
   TextOfKind,
@@ -147,11 +146,6 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
 
     async keys<K extends TextKind>(executor: Executor, workspaceId: number, query: TextQuery<K>) {
       return readKeys(deps, executor, workspaceId, query, await basis(workspaceId, executor));
-    },
-
-    async stamps<K extends TextKind>(executor: Executor, workspaceId: number, query: TextQuery<K>) {
-      const stamped = await readStamps(deps, executor, workspaceId, query, await basis(workspaceId, executor));
-      return stamped as StampedSelection<TextOfKind<K>> | null;
     },
 
     async records(

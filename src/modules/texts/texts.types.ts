@@ -143,22 +143,11 @@ export interface TextQuery<K extends TextKind = TextKind> {
    * every variant value is then loaded, whatever the filter, and `select` still answers the filter.
    */
   translationState?: boolean;
-}
-
-/**
- * A selected text as a reader that keeps renderings of texts needs it (the exports' fragment
- * store): which text, and a stamp that changes whenever what the text shows changes.
- */
-export interface TextStamp {
-  /** Row id. */
-  id: number;
-  developerId: string;
   /**
-   * The workspace revision of the text's last change, and for a linked instance the component's
-   * row id and the revision of its last change: every change of a text's content, variant values
-   * or variables stamps the revision of its write on the text.
+   * Pages for a file (the exports): only the columns a file and the filters read are loaded; a
+   * text's name, block, position, character limit, revision and versions keep default values.
    */
-  stamp: string;
+  contentOnly?: boolean;
 }
 
 /**
@@ -174,59 +163,6 @@ export interface TextKey {
   projectId: number | null;
   /** Text items: the component a linked instance reads through from. */
   componentId: number | null;
-}
-
-/**
- * Developer IDs from `lo` to `hi` in code-unit order, both included when `inclusive`, both left
- * out otherwise (the keys between two others).
- */
-export interface KeyRange {
-  lo: string;
-  hi: string;
-  inclusive: boolean;
-}
-
-/** The selected texts of a key range, at once: how many, and their stamps. */
-export interface StampDigest {
-  count: number;
-  /** `<row id>:<stamp>` of each text, in developer-ID order, joined by `,` ('' for none). */
-  stamps: string;
-}
-
-/** Above every developer ID (which are ASCII), as the last part's end. */
-const KEY_MAX = '\u{10FFFF}';
-
-/** The parts of the key space that ranges (in order, apart) cut it into, as `digests` answers them. */
-export function keyParts(ranges: readonly { first: string; last: string }[]): KeyRange[] {
-  const parts: KeyRange[] = [];
-  let lo = '';
-  for (const { first, last } of ranges) {
-    parts.push({ lo, hi: first, inclusive: false }, { lo: first, hi: last, inclusive: true });
-    lo = last;
-  }
-  parts.push({ lo, hi: KEY_MAX, inclusive: false });
-  return parts;
-}
-
-/** The `StampDigest.stamps` of these texts (in developer-ID order). */
-export const stampsDigest = (texts: readonly { id: number; stamp: string }[]): string =>
-  texts.map((text) => `${text.id}:${text.stamp}`).join(',');
-
-/** The texts of a query as stamps, and how to read some of them whole. */
-export interface StampedSelection<T extends TextEntity = TextEntity> {
-  /** Pages in response order (the order of `pages`). */
-  pages: AsyncIterable<TextStamp[]>;
-  /** The pages of one key range only. */
-  pagesIn(range: KeyRange): AsyncIterable<TextStamp[]>;
-  /**
-   * The key space cut by these ranges (in order, apart): the keys before the first, the first,
-   * the keys between it and the next, ..., the keys after the last (2n + 1 parts). The selected
-   * texts' digest of each part, without a row per text; of a part between ranges the count may
-   * only say whether it holds any text (0 or 1).
-   */
-  digests(ranges: readonly { first: string; last: string }[]): Promise<StampDigest[]>;
-  /** The texts of these row ids (any order) as `pages` would give them, with the records the query keeps. */
-  load(ids: readonly number[]): Promise<TextSelection<T>>;
 }
 
 /** The one reader of components and text items (src/modules/texts/texts.reader.ts). */
@@ -257,17 +193,6 @@ export interface TextsReader {
     workspaceId: number,
     query: TextQuery<K>,
   ): Promise<AsyncIterable<TextKey[]>>;
-  /**
-   * The texts a query selects as stamps, page by page in response order, through `executor`;
-   * resolved first as `pages` is. Null when which records a text gives depends on more than SQL
-   * decides and the text's own content (a `tags` filter, a status or assignee filter with variant
-   * values or bases, `sort=project_order`): the caller reads `pages` instead.
-   */
-  stamps<K extends TextKind>(
-    executor: Executor,
-    workspaceId: number,
-    query: TextQuery<K>,
-  ): Promise<StampedSelection<TextOfKind<K>> | null>;
   /** The GET records of a query as the bytes of a JSON array (read as `recordStream` reads them). */
   records(
     workspaceId: number,
