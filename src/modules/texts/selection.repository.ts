@@ -1,11 +1,4 @@
-import {
-  type Expression,
-  type ExpressionBuilder,
-  type RawBuilder,
-  type SelectQueryBuilder,
-  type SqlBool,
-  sql,
-} from 'kysely';
+import { type Expression, type ExpressionBuilder, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { answersOnEventLoop, codeUnitOrder, cursorPages } from '../../db/query-plan.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { nextTurn } from '../../shared/next-turn.js';
