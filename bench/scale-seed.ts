@@ -316,8 +316,18 @@ async function cloneTemplates(db: Db, workspaceId: number, counts: Counts, log: 
     .where('id', '=', workspaceId)
     .returning('revision')
     .executeTakeFirstOrThrow();
-  const maxId = await sql<{ id: number | null }>`select max(id) as id from texts`.execute(db);
-  const componentBase = Number(maxId.rows[0]?.id ?? 0) + 1;
+  // The clones' ids: after every text's. On PostgreSQL they are taken from the sequence as one
+  // block, so other writers of the same database (another test file) keep getting ids past it.
+  const total = counts.components + counts.textItems;
+  const componentBase = postgres
+    ? Number(
+        (
+          await sql<{ last: string }>`select setval(pg_get_serial_sequence('texts', 'id'),
+            greatest(nextval(pg_get_serial_sequence('texts', 'id')), (select coalesce(max(id), 0) + 1 from texts))
+              + ${total}) as last`.execute(db)
+        ).rows[0]?.last,
+      ) - total
+    : Number((await sql<{ id: number | null }>`select max(id) as id from texts`.execute(db)).rows[0]?.id ?? 0) + 1;
   const itemBase = componentBase + counts.components;
 
   const textColumns = await columnsOf(db, 'texts');
@@ -437,13 +447,6 @@ async function cloneTemplates(db: Db, workspaceId: number, counts: Counts, log: 
         historyRows += Number(history.numAffectedRows ?? 0);
       });
       log(`  seed: ${kind} ${to.toLocaleString('en')} / ${total.toLocaleString('en')}`);
-    }
-  }
-  if (postgres) {
-    for (const table of ['texts', 'changes']) {
-      await sql
-        .raw(`select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`)
-        .execute(db);
     }
   }
   return { variantValues, historyRows };
