@@ -23,6 +23,29 @@ export const isTime: Check = (v) =>
   typeof v === 'string' && !Number.isNaN(Date.parse(v)) ? null : 'must be a date and time (ISO 8601)';
 export const isDeveloperId: Check = (v) =>
   typeof v === 'string' && DEVELOPER_ID.test(v) ? null : `must be a developer ID (${DEVELOPER_ID_PATTERN})`;
+/** A string of at most `max` characters (counted as code points, as the API's `maxLength` counts them). */
+export const maxChars =
+  (max: number): Check =>
+  (v) => {
+    if (typeof v !== 'string') return 'must be a string';
+    // A string has at least as many UTF-16 units as code points: only a long one needs counting.
+    if (v.length <= max) return null;
+    let points = 0;
+    for (const _ of v) points += 1;
+    return points <= max ? null : `must be at most ${max} characters`;
+  };
+/** Every check in turn; the first problem found. */
+export const allOf =
+  (...checks: Check[]): Check =>
+  (v) => {
+    for (const check of checks) {
+      const problem = check(v);
+      if (problem !== null) return problem;
+    }
+    return null;
+  };
+/** A name as the API takes one: not empty, at most `max` characters (200 for most names). */
+export const isName = (max = 200): Check => allOf(isNonEmpty, maxChars(max));
 export const oneOf =
   (values: readonly string[]): Check =>
   (v) =>

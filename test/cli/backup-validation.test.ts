@@ -62,6 +62,25 @@ function withRegexRule(pattern: string): Line[] {
   return lines;
 }
 
+/** The rows of a table in the good file (the copy's, when `lines` is given). */
+const rowsOf = (table: string, lines: Line[] = good) =>
+  lines.filter((l) => l.table === table).map((l) => l.row as Record<string, any>);
+
+/** The good file with `change` made to a copy of its lines (rows found with `rowsOf(table, lines)`). */
+function changed(change: (lines: Line[]) => void): Line[] {
+  const lines = structuredClone(good);
+  change(lines);
+  return lines;
+}
+
+/** A text row of the good file by developer ID, with its place among the texts. */
+function textOf(lines: Line[], developerId: string): { row: Record<string, any>; index: number } {
+  const texts = rowsOf('texts', lines);
+  const index = texts.findIndex((t) => t.developer_id === developerId);
+  if (index < 0) throw new Error(`the fixture has no text ${developerId}`);
+  return { row: texts[index] as Record<string, any>, index };
+}
+
 const cases: Array<[string, () => Line[], string]> = [
   [
     'tags that are not JSON',
@@ -133,6 +152,165 @@ const cases: Array<[string, () => Line[], string]> = [
     'file: texts[0] (id 1).plurals: must be a JSON array of plural forms',
   ],
   [
+    'a rule in a section of another style guide',
+    () =>
+      changed((lines) => {
+        const rule = rowsOf('styleguideRules', lines)[0];
+        const other = rowsOf('styleguideSections', lines).find(
+          (s) => s.kind === 'rules' && s.styleguide_id !== rule?.styleguide_id,
+        );
+        if (!rule || !other) throw new Error('the fixture has no second rules section');
+        rule.section_id = other.id;
+      }),
+    '.section_id: styleguideSections',
+  ],
+  [
+    'a term in a rules section',
+    () =>
+      changed((lines) => {
+        const term = rowsOf('styleguideTerms', lines).at(-1);
+        const rules = rowsOf('styleguideSections', lines).find(
+          (s) => s.kind === 'rules' && s.styleguide_id === term?.styleguide_id,
+        );
+        if (!term || !rules) throw new Error('the fixture has no term beside a rules section');
+        term.section_id = rules.id;
+      }),
+    'is a rules section; terms go in a wordlist section',
+  ],
+  [
+    'rich text the API would not store (an attribute, a tag outside the subset)',
+    () =>
+      changed((lines) => {
+        const { row } = textOf(lines, 'legal.terms');
+        row.rich_text = 'Read the <strong onclick="steal()">terms</strong> and <em>conditions</em>';
+      }),
+    ".rich_text: is not rich text as the API stores it (the API's parser makes 'Read the <strong>terms</strong>",
+  ],
+  [
+    'rich text whose plain text is not the text',
+    () =>
+      changed((lines) => {
+        textOf(lines, 'legal.terms').row.text = 'Read the small print';
+      }),
+    ".rich_text: holds the text 'Read the terms and conditions', not the record's text 'Read the small print'",
+  ],
+  [
+    "a variant value's rich text with a script",
+    () =>
+      changed((lines) => {
+        const value = rowsOf('textVariants', lines).find((v) => typeof v.rich_text === 'string');
+        if (!value) throw new Error('the fixture has no rich variant value');
+        value.rich_text = `<script>alert(1)</script>${value.rich_text}`;
+      }),
+    '.rich_text: is not rich text as the API stores it',
+  ],
+  [
+    'plural forms whose first form is not the text',
+    () =>
+      changed((lines) => {
+        const { row } = textOf(lines, 'web.files');
+        row.text = 'A file';
+      }),
+    ".plurals[0].text: must be the text ('A file')",
+  ],
+  [
+    'a developer ID used twice',
+    () =>
+      changed((lines) => {
+        textOf(lines, 'cart.items').row.developer_id = 'cart.title';
+      }),
+    "file: texts[1] (id 2).developer_id: 'cart.title' is used by an earlier texts row with the same kind",
+  ],
+  [
+    'two values of one text in one variant',
+    () =>
+      changed((lines) => {
+        const values = rowsOf('textVariants', lines);
+        const [a, b] = values.filter((v) => v.text_id === values[0]?.text_id);
+        if (!a || !b) throw new Error('the fixture has no text with two values');
+        b.variant_id = a.variant_id;
+      }),
+    'is used by an earlier textVariants row with the same text_id',
+  ],
+  [
+    'two variants of one name',
+    () =>
+      changed((lines) => {
+        const [a, b] = rowsOf('variants', lines);
+        if (!a || !b) throw new Error('the fixture has fewer than two variants');
+        b.name = a.name;
+      }),
+    'file: variants[1] (id 2).name:',
+  ],
+  [
+    'a locale code not in canonical form',
+    () => corrupt('variants', (v) => (v.locale_code = 'fr-fr')),
+    "file: variants[0] (id 1).locale_code: must be in canonical form ('fr-FR')",
+  ],
+  [
+    'a locale code that is not a language tag',
+    () => corrupt('variants', (v) => (v.locale_code = 'not a locale')),
+    "file: variants[0] (id 1).locale_code: 'not a locale' is not a valid BCP 47 language tag",
+  ],
+  [
+    'a text item in a block of another project',
+    () =>
+      changed((lines) => {
+        const block = rowsOf('blocks', lines)[0];
+        const item = rowsOf('texts', lines).find(
+          (t) => t.kind === 'text_item' && t.project_id !== block?.project_id && t.block_id === null,
+        );
+        if (!block || !item) throw new Error('the fixture has no item outside the blocks');
+        item.block_id = block.id;
+      }),
+    'is in another project',
+  ],
+  [
+    'a component in a project',
+    () => corrupt('texts', (t) => (t.project_id = rowsOf('projects')[0]?.id)),
+    'file: texts[0] (id 1).project_id: must be null for a component',
+  ],
+  [
+    'an instance of a text item',
+    () =>
+      changed((lines) => {
+        const texts = rowsOf('texts', lines);
+        const instance = texts.find((t) => t.component_id !== null);
+        const item = texts.find((t) => t.kind === 'text_item' && t.id !== instance?.id);
+        if (!instance || !item) throw new Error('the fixture has no instance');
+        instance.component_id = item.id;
+      }),
+    '.component_id: must refer to a component',
+  ],
+  [
+    'a project connected to a project',
+    () =>
+      changed((lines) => {
+        const projects = rowsOf('projects', lines);
+        const connected = projects.find((p) => p.base_id !== null);
+        const other = projects.find((p) => p.kind === 'project' && p.id !== connected?.id);
+        if (!connected || !other) throw new Error('the fixture has no connected project');
+        connected.base_id = other.id;
+      }),
+    'which is not a base',
+  ],
+  [
+    'two folders of one name under one parent',
+    () =>
+      changed((lines) => {
+        const folders = rowsOf('folders', lines);
+        const [a, b] = folders.filter((f) => f.parent_id === null);
+        if (!a || !b) throw new Error('the fixture has fewer than two root folders');
+        b.name = a.name;
+      }),
+    'is the name of another folder under the library root',
+  ],
+  [
+    'a name longer than the API takes',
+    () => corrupt('folders', (f) => (f.name = 'x'.repeat(201))),
+    'file: folders[0] (id 1).name: must be at most 200 characters',
+  ],
+  [
     'a row out of the restore order',
     () => {
       const lines = structuredClone(good);
@@ -166,6 +344,29 @@ describe('copydesk workspace import refuses a file that does not validate', () =
     expect((await empty.api.get('statuses')).body).toEqual(statuses.body);
     expect((await empty.api.get('styleguides')).body).toEqual(guides.body);
     expect((await empty.api.get('history')).body.changes).toHaveLength(1);
+  });
+
+  it('names a developer ID used by a text of an earlier page (read back from the database)', async () => {
+    const lines = structuredClone(good);
+    const texts = rowsOf('texts', lines);
+    const first = texts[0] as Record<string, any>;
+    const at = lines.findIndex((l) => l.table === 'textVariants');
+    // More than a page (2,000 rows) of new components after the file's texts; the last repeats the first's ID.
+    const extra = Array.from({ length: 2_001 }, (_, n) => ({
+      table: 'texts',
+      row: { ...first, id: 10_000 + n, developer_id: n === 2_000 ? first.developer_id : `filler-${n}` },
+    }));
+    lines.splice(at, 0, ...extra);
+    const file = join(dir, 'paged.jsonl.gz');
+    writeLines(file, lines);
+    const before = await workspaceCount(ctx, SOURCE_NAME);
+    const refused = await copydesk(ctx, 'workspace', 'import', '--file', file);
+    expect(refused.code).toBe(1);
+    const index = texts.length + 2_000;
+    expect(refused.err.join('\n')).toContain(
+      `file: texts[${index}] (id 12000).developer_id: '${first.developer_id}' is used by an earlier texts row with the same kind`,
+    );
+    expect(await workspaceCount(ctx, SOURCE_NAME)).toBe(before);
   });
 
   it('leaves every read of the existing workspace answering 200, and the good file restores', async () => {

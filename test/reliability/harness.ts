@@ -119,6 +119,16 @@ export async function stopServer(server: ServerProcess, signal: NodeJS.Signals =
   await exited;
 }
 
+/** CPU time (user + system) a process has used so far, in ms, from /proc (Linux; 0 elsewhere). */
+export function cpuMsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 /** Polls /healthz every `everyMs` until stopped: how long each answer took, and any failure. */
 export function watchHealth(base: string, everyMs = 50) {
   const durations: number[] = [];
@@ -211,24 +221,43 @@ export function statusCounts(answers: readonly { status: number }[]): Record<str
   return counts;
 }
 
-/** Runs `copydesk <args>` to its end (or kills it after `timeoutMs`): exit code, stderr, time. */
+/** Runs `copydesk <args>` to its end (or kills it after `timeoutMs`): exit code, output, time. */
 export async function runCopydesk(
   args: readonly string[],
   env: Record<string, string>,
   timeoutMs = 30_000,
-): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string; ms: number }> {
+): Promise<{
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+  cpuMs: number;
+}> {
   const started = performance.now();
   const child = spawn(process.execPath, [...ENTRY, ...args], {
     env: { ...process.env, LOG_LEVEL: 'error', ...env },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
+  let stdout = '';
   let stderr = '';
+  // The first megabyte of stdout (a `--json` summary); the rest is read and dropped.
+  child.stdout?.on('data', (chunk: Buffer) => {
+    if (stdout.length < 1_000_000) stdout += chunk.toString('utf8');
+  });
   child.stderr?.on('data', (chunk: Buffer) => {
     stderr += chunk.toString('utf8');
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  // CPU time as the process goes (the last tenth of a second is missed): wall time on a shared
+  // machine counts waiting for a core too.
+  let cpu = 0;
+  const poll = setInterval(() => {
+    cpu = Math.max(cpu, cpuMsOf(child.pid));
+  }, 100);
   const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
   clearTimeout(timer);
-  return { code, signal, stderr, ms: Math.round(performance.now() - started) };
+  clearInterval(poll);
+  return { code, signal, stdout, stderr, ms: Math.round(performance.now() - started), cpuMs: cpu };
 }

@@ -18,6 +18,7 @@ const SHORT_SCENARIOS = [
   'test/reliability/small-defects.reliability.ts',
   'test/reliability/corrupt-restore.reliability.ts',
   'test/reliability/hostile-copy-source.reliability.ts',
+  'test/reliability/large-workspace.reliability.ts',
 ];
 
 const args = process.argv.slice(2);

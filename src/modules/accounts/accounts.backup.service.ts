@@ -1,4 +1,5 @@
 import {
+  allOf,
   checkColumns,
   checkReference,
   isBool,
@@ -6,6 +7,7 @@ import {
   isNonEmpty,
   isString,
   isTime,
+  maxChars,
   nullable,
   oneOf,
   rowError,
@@ -85,8 +87,8 @@ export const restoreSettings = (trx: Executor, workspaceId: number, settings: Ba
 
 const USER_CHECKS = {
   id: isInteger,
-  email: isNonEmpty,
-  name: isString,
+  email: allOf(isNonEmpty, maxChars(320)),
+  name: maxChars(200),
   // An unknown role is refused: a role the code does not know must never reach a rights check.
   role: oneOf(ROLES),
   password_hash: nullable(isString),

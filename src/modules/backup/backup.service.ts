@@ -22,12 +22,7 @@ import type { WritePath } from '../changes/index.js';
 import { foldersRestorer } from '../folders/folders.backup.service.js';
 import { projectsRestorer } from '../projects/projects.backup.service.js';
 import { statusesRestorer } from '../statuses/statuses.backup.service.js';
-import {
-  rulesRestorer,
-  sectionsRestorer,
-  styleguidesRestorer,
-  termsRestorer,
-} from '../styleguides/styleguides.backup.service.js';
+import { styleguideRestorers } from '../styleguides/styleguides.backup.service.js';
 import {
   indexRestoredTexts,
   textsRestorer,
@@ -163,6 +158,7 @@ export function createBackupService(deps: {
         statuses: new Set(),
       };
       const skippedKeys: string[] = [];
+      const guides = styleguideRestorers(maps);
       const restorers: Record<TableName, TableRestorer> = {
         users: usersRestorer(maps),
         apiKeys: apiKeysRestorer(maps, skippedKeys),
@@ -175,10 +171,10 @@ export function createBackupService(deps: {
         texts: textsRestorer(maps),
         textVariants: textVariantsRestorer(maps),
         textVariables: textVariablesRestorer(maps),
-        styleguides: styleguidesRestorer(maps),
-        styleguideSections: sectionsRestorer(maps),
-        styleguideRules: rulesRestorer(maps),
-        styleguideTerms: termsRestorer(maps),
+        styleguides: guides.styleguides,
+        styleguideSections: guides.sections,
+        styleguideRules: guides.rules,
+        styleguideTerms: guides.terms,
         changes: changesRestorer(workspaceId, (ref) => refIn(maps, ref)),
       };
       const restored = Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<TableName, number>;

@@ -1,4 +1,4 @@
-import { checkColumns, isInteger, isNonEmpty, isString, rowError } from '../../db/backup-check.js';
+import { checkColumns, isDeveloperId, isInteger, isName, rowError } from '../../db/backup-check.js';
 import { type BackupRow, type IdMaps, insertRows, selectRows, type TableRestorer } from '../../db/backup-rows.js';
 import type { Executor } from '../../db/schema.js';
 
@@ -19,7 +19,7 @@ export function statusesRestorer(maps: IdMaps): TableRestorer {
     },
     async rows(trx, rows, first) {
       rows.forEach((row, i) => {
-        checkColumns('statuses', first + i, row, { status_key: isNonEmpty, name: isString, position: isInteger });
+        checkColumns('statuses', first + i, row, { status_key: isDeveloperId, name: isName(), position: isInteger });
         const key = String(row.status_key);
         if (maps.statuses.has(key)) {
           throw rowError('statuses', first + i, row, 'status_key', `'${key}' is used by an earlier status`);

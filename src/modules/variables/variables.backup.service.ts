@@ -1,5 +1,12 @@
 import { checkColumns, isInteger, isTime, oneOf, rowError } from '../../db/backup-check.js';
-import { checkNewId, type DumpSpec, type IdMaps, insertMapped, type TableRestorer } from '../../db/backup-rows.js';
+import {
+  checkNewId,
+  type DumpSpec,
+  type IdMaps,
+  insertMapped,
+  refuseTakenKeys,
+  type TableRestorer,
+} from '../../db/backup-rows.js';
 import { VARIABLE_TYPES, type VariableType, variableDataError, variableNameError } from './variable-data.js';
 
 /** Variables as stored (`data` is the stored JSON text), for backup and restore. */
@@ -31,6 +38,8 @@ export function variablesRestorer(maps: IdMaps): TableRestorer {
         if (dataProblem) throw rowError('variables', i, row, 'data', dataProblem.replace(/^data:? ?/, ''));
       });
       const mapped = rows.map((r) => ({ ...r, workspace_id: maps.workspaceId }));
+      const unique = { fileTable: 'variables', table: 'variables', keys: ['name'], workspaceId: maps.workspaceId };
+      await refuseTakenKeys(trx, unique, rows, mapped, first);
       await insertMapped(trx, 'variables', ['workspace_id', ...COLUMNS.slice(1)], mapped, ['name'], maps.variables);
     },
   };
