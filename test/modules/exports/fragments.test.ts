@@ -8,6 +8,7 @@ import {
   type TestContext,
   type Workspace,
 } from '../../helpers/app.js';
+import { waitFor } from '../../helpers/wait.js';
 import { post } from './helpers.js';
 
 // Exports are written from rendered fragments kept in the database (docs/exports.md#fragments).
@@ -52,13 +53,10 @@ const revisionOf = (etag: unknown) => Number(/^(?:W\/)?"(\d+)-/.exec(String(etag
 
 /** Waits until `app` answers for the workspace at `revision` or later (it may learn of another server's write late). */
 async function caughtUp(app: App, ws: Workspace, revision: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const res = await apiClient(app, ws.key).get('statuses');
-    if (revisionOf(res.headers.etag) >= revision) return;
-    if (Date.now() > deadline) throw new Error(`no answer at revision ${revision}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  await waitFor(
+    async () => revisionOf((await apiClient(app, ws.key).get('statuses')).headers.etag) >= revision,
+    `an answer at revision ${revision}`,
+  );
 }
 
 const revisionOn = async (app: App, ws: Workspace) =>
