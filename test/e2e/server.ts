@@ -70,6 +70,8 @@ export async function startServer(databaseUrl: string, extraEnv: Record<string, 
     'the first start to print the password link',
     { timeoutMs: 30_000, everyMs: 50 },
   ).catch((error: Error) => {
+    // The file's afterAll has no server to stop yet: nothing else would end this process.
+    child.kill('SIGKILL');
     throw new Error(`server did not start (${error.message}):\n${output}`);
   });
   const key = /API key:\s+(cdk_\S+)/.exec(output)?.[1] ?? '';
