@@ -6,6 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, tempSqlitePath } from '../helpers/database.js';
 import { cliArguments } from '../helpers/server-build.js';
+import { waitFor } from '../helpers/wait.js';
 
 /**
  * The real server process, as `npm start` runs it, on a database of its own: on the very first
@@ -80,23 +81,29 @@ function start(args: string[], env: Record<string, string> = {}): Server {
 
 /** Waits until the server answers /healthz at `base`, or fails with its output. */
 async function ready(server: Server, base: string): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (server.child.exitCode !== null) throw new Error(`server exited early:\n${server.output()}`);
-    try {
-      if ((await fetch(`${base}/healthz`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((done) => setTimeout(done, 50));
-  }
-  throw new Error(`server did not start:\n${server.output()}`);
+  await waitFor(
+    async () => {
+      if (server.child.exitCode !== null) throw new Error('the server exited early');
+      try {
+        return (await fetch(`${base}/healthz`)).ok;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    'the server to answer /healthz',
+    { timeoutMs: 20_000, everyMs: 50 },
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; its output:\n${server.output()}`);
+  });
 }
 
-async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
-}
+/** Waits until the server's output matches `pattern`, or fails with the output. */
+const printed = (server: Server, pattern: RegExp) =>
+  waitFor(() => pattern.test(server.output()), `output matching ${pattern}`, { timeoutMs: 20_000 }).catch(
+    (error: Error) => {
+      throw new Error(`${error.message}; the output:\n${server.output()}`);
+    },
+  );
 
 async function stop(server: Server): Promise<void> {
   server.child.kill('SIGTERM');
@@ -116,7 +123,7 @@ describe('copydesk serve', { timeout: 90_000 }, () => {
     const server = start(['--port', String(port)]);
     await ready(server, base);
     // The key is claimed and printed once the port is bound, so it may follow the first answer.
-    await until(() => /API key:\s+cdk_\S+/.test(server.output()));
+    await printed(server, /API key:\s+cdk_\S+/);
 
     const [, key] = /API key:\s+(cdk_\S+)/.exec(server.output()) ?? [];
     expect(key, server.output()).toBeDefined();

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import pg from 'pg';
 import { cliArguments } from '../helpers/server-build.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** A real `copydesk serve` process on its own database, as a writer's browser would reach it. */
 export interface RealServer {
@@ -61,11 +62,18 @@ export async function startServer(databaseUrl: string, extraEnv: Record<string, 
   let output = '';
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
   child.stderr?.on('data', (chunk) => (output += String(chunk)));
-  const deadline = Date.now() + 30_000;
-  while (!/password \(the link works once\): \S+/.test(output)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((done) => setTimeout(done, 50));
-  }
+  await waitFor(
+    () => {
+      if (child.exitCode !== null) throw new Error('the server exited');
+      return /password \(the link works once\): \S+/.test(output);
+    },
+    'the first start to print the password link',
+    { timeoutMs: 30_000, everyMs: 50 },
+  ).catch((error: Error) => {
+    // The file's afterAll has no server to stop yet: nothing else would end this process.
+    child.kill('SIGKILL');
+    throw new Error(`server did not start (${error.message}):\n${output}`);
+  });
   const key = /API key:\s+(cdk_\S+)/.exec(output)?.[1] ?? '';
   const passwordLink = /password \(the link works once\): (\S+)/.exec(output)?.[1] ?? '';
   return {

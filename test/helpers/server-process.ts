@@ -11,6 +11,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/schema.js';
 import { createServices, type Services } from '../../src/services.js';
 import { cliArguments } from './server-build.js';
+import { waitFor } from './wait.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -74,17 +75,20 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
   child.stderr?.on('data', (chunk) => (output += String(chunk)));
   const origin = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited early:\n${output}`);
-    try {
-      if ((await fetch(`${origin}/readyz`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`server did not start:\n${output}`);
-    await new Promise((done) => setTimeout(done, 50));
-  }
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error('the server exited early');
+      try {
+        return (await fetch(`${origin}/readyz`)).ok;
+      } catch {
+        return false; // not listening yet
+      }
+    },
+    'the server to answer /readyz',
+    { timeoutMs: 30_000, everyMs: 50 },
+  ).catch((error: Error) => {
+    throw new Error(`server did not start (${error.message}):\n${output}`);
+  });
   return {
     origin,
     pid: child.pid ?? 0,

@@ -3,6 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { servicesFor } from '../../src/services.js';
 import { anotherServer, apiClient, createWorkspace, setupApp, withFilter } from '../helpers/app.js';
 import { onPostgres } from '../helpers/database.js';
+import { waitFor } from '../helpers/wait.js';
 
 const ctx = await setupApp();
 
@@ -12,9 +13,11 @@ const ctx = await setupApp();
  */
 async function heard<T extends { headers: Record<string, unknown> }>(ask: () => Promise<T>, old: string): Promise<T> {
   let res = await ask();
-  for (let tries = 0; onPostgres() && etagOf(res) === old && tries < 500; tries++) {
-    await new Promise((resolve) => setTimeout(resolve, 10));
-    res = await ask();
+  if (onPostgres() && etagOf(res) === old) {
+    await waitFor(async () => {
+      res = await ask();
+      return etagOf(res) !== old;
+    }, `an ETag other than ${old}`);
   }
   return res;
 }

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/database.js';
 import { operatorOn, type ServerProcess, startServerProcess, workspaceWithKey } from '../helpers/server-process.js';
+import { waitFor } from '../helpers/wait.js';
 
 // Servers on one PostgreSQL database keep key lookups and revisions in memory and learn of other
 // processes' commits from the database's notifications. Only PostgreSQL has them.
@@ -9,12 +10,17 @@ const url = process.env.DATABASE_URL ?? '';
 
 /** Asks until `done` holds for the answer, for at most `ms`; answers the last answer. */
 async function until<T>(ask: () => Promise<T>, done: (answer: T) => boolean, ms = 10_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const answer = await ask();
-    if (done(answer) || Date.now() > deadline) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  let answer = await ask();
+  if (done(answer)) return answer;
+  await waitFor(
+    async () => {
+      answer = await ask();
+      return done(answer);
+    },
+    'the expected answer',
+    { timeoutMs: ms },
+  );
+  return answer;
 }
 
 const revisionOf = (etag: string | null) => Number(/^(?:W\/)?"(\d+)-/.exec(etag ?? '')?.[1] ?? -1);

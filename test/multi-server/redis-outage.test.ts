@@ -80,17 +80,20 @@ async function ownRedis(): Promise<{ url: string; stop: () => void }> {
   const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0 });
   client.on('error', () => {});
-  for (let tries = 0; ; tries += 1) {
-    try {
-      await client.connect();
-      await client.ping();
-      break;
-    } catch (error) {
-      if (tries > 100) throw error;
-      client.disconnect();
-      await new Promise((done) => setTimeout(done, 50));
-    }
-  }
+  await waitFor(
+    async () => {
+      try {
+        await client.connect();
+        await client.ping();
+        return true;
+      } catch {
+        client.disconnect();
+        return false;
+      }
+    },
+    `Redis to answer on ${url}`,
+    { everyMs: 50 },
+  );
   client.disconnect();
   return { url, stop };
 }

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorkspace } from '../../helpers/app.js';
+import { waitFor } from '../../helpers/wait.js';
 import { setSigningKey, setupWebhooksApp, silentLog } from '../webhooks/helpers.js';
 import { type Received, startReceiver } from '../webhooks/receiver.js';
 
@@ -11,8 +12,7 @@ worker.start();
 afterAll(() => worker.stop());
 
 async function eventsAt(path: string, count: number): Promise<Received[]> {
-  const deadline = Date.now() + 15_000;
-  while (receiver.events(path).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await waitFor(() => receiver.events(path).length >= count, `${count} events at ${path}`, { timeoutMs: 15_000 });
   const events = receiver.events(path);
   expect(events.length, `events at ${path}`).toBe(count);
   return [...events].sort((a, b) => a.body.data.sequence - b.body.data.sequence);

@@ -1,5 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorkspace, type Workspace } from '../../helpers/app.js';
+import { waitFor } from '../../helpers/wait.js';
 import { SIGNING_KEY, setSigningKey, setupWebhooksApp, silentLog } from './helpers.js';
 import { type Received, startReceiver, verifiedBy } from './receiver.js';
 
@@ -28,8 +29,7 @@ async function subscribed(events: string[] = ['*']): Promise<{ workspace: Worksp
 
 /** Waits until `path` has received `count` events, and answers them in sequence order. */
 async function eventsAt(path: string, count: number): Promise<Received[]> {
-  const deadline = Date.now() + 15_000;
-  while (receiver.events(path).length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await waitFor(() => receiver.events(path).length >= count, `${count} events at ${path}`, { timeoutMs: 15_000 });
   const events = receiver.events(path);
   expect(events.length, `events at ${path}`).toBe(count);
   return [...events].sort((a, b) => a.body.data.sequence - b.body.data.sequence);
@@ -156,10 +156,10 @@ describe('retries and the delivery log', () => {
     for (const attempt of attempts) expect(verifiedBy(SIGNING_KEY, attempt)).toBe(true);
 
     let log = (await workspace.api.get('webhooks/deliveries')).body;
-    for (let i = 0; i < 100 && log.deliveries[0]?.state !== 'succeeded'; i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
+    await waitFor(async () => {
       log = (await workspace.api.get('webhooks/deliveries')).body;
-    }
+      return log.deliveries[0]?.state === 'succeeded';
+    }, 'the last attempt logged as succeeded');
     expect(log.nextCursor).toBeNull();
     expect(log.deliveries.map((d: any) => `${d.attempt}:${d.state}:${d.statusCode}`)).toEqual([
       '3:succeeded:200',
@@ -225,10 +225,10 @@ describe('a webhook that only fails', () => {
     receiver.respondWith((r) => (r.path === path && r.body.event !== 'webhook.test' ? 500 : 200));
     await workspace.api.post('components', { components: [{ developerId: 'down', text: 'D' }] });
     let hook = (await workspace.api.get('webhooks')).body[0];
-    for (let i = 0; i < 300 && hook.enabled; i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
+    await waitFor(async () => {
       hook = (await workspace.api.get('webhooks')).body[0];
-    }
+      return !hook.enabled;
+    }, 'the webhook disabled');
     receiver.respondWith(() => 200);
     expect(hook.enabled).toBe(false);
     expect(hook.disabledReason).toMatch(/every delivery failed for 0.0001 hours \(last: HTTP 500\)/);
@@ -246,11 +246,10 @@ describe('the log', () => {
     const { workspace, path } = await subscribed(['components.created']);
     await workspace.api.post('components', { components: [{ developerId: 'old', text: 'O' }] });
     await eventsAt(path, 1);
-    let log = (await workspace.api.get('webhooks/deliveries')).body.deliveries;
-    for (let i = 0; i < 100 && log[0]?.state !== 'succeeded'; i += 1) {
-      await new Promise((r) => setTimeout(r, 20));
-      log = (await workspace.api.get('webhooks/deliveries')).body.deliveries;
-    }
+    await waitFor(
+      async () => (await workspace.api.get('webhooks/deliveries')).body.deliveries[0]?.state === 'succeeded',
+      'the delivery logged as succeeded',
+    );
     await ctx.services.webhooks.deliveries.purgeSettled(Date.now() + 29 * 86_400_000);
     expect((await workspace.api.get('webhooks/deliveries')).body.deliveries).toHaveLength(1);
     await ctx.services.webhooks.deliveries.purgeSettled(Date.now() + 31 * 86_400_000);
