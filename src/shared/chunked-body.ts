@@ -4,9 +4,10 @@ import { Readable } from 'node:stream';
 const WHOLE_BYTES = 64 * 1024;
 
 /**
- * An answer written in chunks as it is read (the Swift driver, the v0/v1 component fetches): bytes when it ends within `WHOLE_BYTES`, else a stream that
- * takes the next chunk as the client reads (the chunks are generated, page by page, only as the
- * socket drains). `done` runs exactly once, when the chunks are finished, failed or abandoned (a
+ * An answer written in chunks as it is read (the v2 lists, the Swift driver, the v0/v1 component
+ * fetches): bytes when it ends within `WHOLE_BYTES` (with its length, compressed and cached as any
+ * small answer), else a stream that takes the next chunk as the client reads (the chunks are
+ * generated, page by page, only as the socket drains). `done` runs exactly once, when the chunks are finished, failed or abandoned (a
  * client gone mid-answer).
  */
 export async function bodyOf(chunks: AsyncGenerator<Buffer>, done: () => Promise<void>): Promise<Buffer | Readable> {

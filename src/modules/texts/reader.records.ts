@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import type { Executor } from '../../db/schema.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import { showInstances } from './instances.js';
@@ -10,9 +9,6 @@ import type { TextEntity, TextItem, TextQuery } from './texts.types.js';
 
 /** Bytes gathered before they are handed on: few chunks for the socket, one page's JSON or so each. */
 const CHUNK_BYTES = 64 * 1024;
-
-/** A list no longer than this is answered as bytes (with its length, compressed and kept as before). */
-export const WHOLE_LIST_BYTES = 64 * 1024;
 
 /**
  * The GET records of a query as the chunks of one JSON array, read page by page through
@@ -86,49 +82,4 @@ async function textItemPages(
     const baseItems = derived.length > 0 ? await developerIdsByRowIds(executor, workspaceId, derived) : new Map();
     return { entities, extraJson: textItemJson({ containers: byRowId, baseItems, blocks, components }) };
   };
-}
-
-/**
- * The first chunks of a list: a list that ends within `WHOLE_LIST_BYTES` is answered as bytes, a
- * larger one as a stream that reads the next pages as its reader reads. `done` runs exactly
- * once, when the chunks are finished, failed or abandoned.
- */
-export async function listBody(chunks: AsyncGenerator<Buffer>, done: () => Promise<void>): Promise<Buffer | Readable> {
-  let finished = false;
-  const finish = async () => {
-    if (finished) return;
-    finished = true;
-    await done();
-  };
-  const first: Buffer[] = [];
-  let size = 0;
-  try {
-    while (size <= WHOLE_LIST_BYTES) {
-      const next = await chunks.next();
-      if (next.done) {
-        await finish();
-        return Buffer.concat(first, size);
-      }
-      first.push(next.value);
-      size += next.value.length;
-    }
-  } catch (error) {
-    await finish();
-    throw error;
-  }
-  async function* all() {
-    try {
-      yield* first.splice(0);
-      yield* chunks;
-    } finally {
-      await chunks.return(undefined);
-      await finish();
-    }
-  }
-  const body = Readable.from(all(), { objectMode: false });
-  // A stream destroyed before its first read (a HEAD, a client gone at once) never started `all`.
-  body.once('close', () => {
-    void chunks.return(undefined).finally(finish);
-  });
-  return body;
 }

@@ -1,9 +1,10 @@
 import type { Executor } from '../../db/schema.js';
 import type { RichTextMode } from '../../richtext/index.js';
+import { bodyOf } from '../../shared/chunked-body.js';
 import { selectRecords } from './filter.js';
 import { type ReadBasis, readComponents, readTextItems, type TextsReaderDeps } from './reader.kinds.js';
 import { readKeys, readPages } from './reader.pages.js';
-import { listBody, recordChunks } from './reader.records.js';
+import { recordChunks } from './reader.records.js';
 import { type RecordContext, serializeRecords } from './records.js';
 import { SelectionCache } from './selection-cache.js';
 import type {
@@ -180,7 +181,7 @@ export function createTextsReader(deps: TextsReaderDeps): TextsReader {
         const common = await basis(workspaceId, db);
         const context = { ...common.recordContext, richText, etags, ...(states && { translationStates: true }) };
         const chunks = await recordChunks(deps, db, workspaceId, loadedQuery(query), common, context);
-        return await listBody(chunks, () => snapshot.close());
+        return await bodyOf(chunks, () => snapshot.close());
       } catch (error) {
         await snapshot.close();
         throw error;
