@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api } from '../api';
 import { ErrorText, messageOf, useAction } from './common';
 import { EVENTS, type Webhook } from './Webhooks';
@@ -47,9 +47,14 @@ export function Deliveries({ webhooks, round }: { webhooks: Webhook[]; round: nu
   const [notice, setNotice] = useState<string | null>(null);
   const redeliver = useAction();
 
+  // Each read takes a number; an answer is shown only if no read began after it, so a slow first
+  // page can never replace the list a later click ("Older attempts", another filter) shows.
+  const reads = useRef(0);
   const load = useCallback(async (f: Filters) => {
+    const read = ++reads.current;
     try {
       const page = await api.get<{ deliveries: Attempt[]; nextCursor: string | null }>(query(f, null));
+      if (read !== reads.current) return;
       setAttempts(page.deliveries);
       setNext(page.nextCursor);
       setLoadError(null);
@@ -63,8 +68,10 @@ export function Deliveries({ webhooks, round }: { webhooks: Webhook[]; round: nu
   }, [load, filters, round]);
 
   const more = async () => {
+    const read = ++reads.current;
     try {
       const page = await api.get<{ deliveries: Attempt[]; nextCursor: string | null }>(query(filters, next));
+      if (read !== reads.current) return;
       setAttempts((a) => [...a, ...page.deliveries]);
       setNext(page.nextCursor);
     } catch (e) {
