@@ -3,7 +3,6 @@ import { badRequest } from '../http/errors.js';
 import { type Columns, checkColumns, rowError } from './backup-check.js';
 import type { BackupRow, IdMap } from './backup-types.js';
 import { bulkInsert, bulkInsertReturning } from './bulk-insert.js';
-import { dialectOf } from './dialect.js';
 import type { Executor } from './schema.js';
 
 /**
@@ -53,11 +52,8 @@ export async function* pageRows(
 ): AsyncGenerator<BackupRow[]> {
   const own = (column: string) => sql.ref(`x.${column}`);
   // Both databases would take the rows through an index on the workspace and sort the whole
-  // table for every page; `+` keeps them off it, so a page is a range of the primary key. Not for
-  // a child table on PostgreSQL: hiding the parent's workspace from its statistics makes it
-  // guess a workspace of a few rows, scan every parent and sort the workspace's children for each
-  // page (seconds a page at 150,000 texts); with the statistics it walks the child's primary key.
-  const scope = spec.via && dialectOf(executor) === 'postgres' ? sql`` : sql`+`;
+  // table for every page; `+` keeps them off it, so a page is a range of the primary key.
+  const scope = sql`+`;
   const from = spec.via
     ? sql`${sql.table(spec.table)} as x join ${sql.table(spec.via.table)} as p on p.id = ${own(spec.via.column)}
       where ${scope}p.workspace_id = ${workspaceId}`
@@ -65,7 +61,8 @@ export async function* pageRows(
   const keys = sql.join(spec.keys.map(own));
   let after: unknown[] | undefined;
   // Through a parent, the page's range goes on the parent's key as well: PostgreSQL does not carry
-  // a row comparison over the join, and would walk the parent's key from its start for every page.
+  // a row comparison over the join, and would walk the parent's key from its start for every page
+  // (52 s a page of variant values at 1,000,000 texts; 37 ms with the range).
   const parentRange = spec.via !== undefined && spec.keys[0] === spec.via.column;
   for (;;) {
     const more = after
