@@ -8,6 +8,11 @@ export default defineConfig({
     globalSetup: ['test/helpers/global-setup.ts'],
     setupFiles: ['test/helpers/per-file.ts'],
     testTimeout: 30_000,
+    // expect.poll waits for something the test cannot await: a webhook worker's next round, a
+    // page re-rendering after a fetch. Its default of 1 s is shorter than one round on a loaded
+    // 2-core machine (25 webhook deliveries took longer in CI); waiting longer only delays a
+    // failure, it never lets a wrong value pass.
+    expect: { poll: { timeout: 10_000 } },
     hookTimeout: 60_000,
     // One test file per core. Vitest's default (cores - 1) is a single worker on CI's 2 cores, so
     // the files ran one after another and a core sat idle while a test waited on PostgreSQL, a
