@@ -148,7 +148,10 @@ describe('project fetches, bytes', () => {
   it.each([
     ...FORMATS.map((format) => [`large-project-${format}`, `/v1/projects/big?format=${format}`]),
     ['large-project-full-rich', '/v1/projects/big?includeRichText=true'],
-    ['large-project-structured-fr-final', '/projects/big?format=structured&variant=fr&status=FINAL&includeRichText=true'],
+    [
+      'large-project-structured-fr-final',
+      '/projects/big?format=structured&variant=fr&status=FINAL&includeRichText=true',
+    ],
     ['large-project-flat-no-instances', '/projects/big?format=flat&exclude_components=true'],
     ['large-projects-full', '/projects?format=full'],
     ['large-projects-structured-fr', '/projects?format=structured&variant=fr&projectIds[]=small&projectIds[]=big'],
