@@ -10,6 +10,7 @@ import {
   type ParsedFilter,
   type TextEntity,
   type TextItem,
+  type TextQuery,
   type TextSelection,
   variantNotFoundMessage,
 } from '../texts/index.js';
@@ -27,12 +28,34 @@ import type { LegacyReadDeps, Reader } from './legacy.deps.js';
 import { createLegacyLists } from './legacy.lists.js';
 import { legacySelection, legacyTexts } from './legacy.records.js';
 import { embedded, exportOptions, type LegacyBody, renderBody } from './legacy.render.js';
-import { bodyEnds, memberJson, WRITTEN_FORMATS, writableKey } from './legacy.written.js';
+import { bodyEnds, memberJson, projectWriter, WRITTEN_FORMATS, writableBlocks, writableKey } from './legacy.written.js';
 
 export type { LegacyReadDeps, Reader };
 
 /** Bytes of JSON gathered before they are handed on. */
 const CHUNK_BYTES = 64 * 1024;
+
+const str = JSON.stringify;
+
+/** The parts of a body gathered into chunks of about `CHUNK_BYTES`. */
+async function* inChunks(parts: AsyncIterable<string>): AsyncGenerator<Buffer> {
+  let out = '';
+  for await (const part of parts) {
+    out += part;
+    if (out.length >= CHUNK_BYTES) {
+      yield Buffer.from(out);
+      out = '';
+    }
+  }
+  yield Buffer.from(out);
+}
+
+/** A project as a fetch names it: its row id, developer ID and name. */
+interface ProjectSource {
+  id: number;
+  developerId: string;
+  name: string;
+}
 
 /** Which components a components fetch holds. */
 export type ComponentScope =
@@ -96,18 +119,10 @@ export function createLegacyReader(deps: LegacyReadDeps) {
     });
   }
 
-  async function projectBody(
-    reader: Reader,
-    projectRowId: number,
-    header: { id: string; name: string },
-    params: FetchParams,
-    context: Context,
-  ) {
-    const filter: ParsedFilter = { ...context.filter, projects: [header.id] };
-    const [selection, blocks] = await Promise.all([
-      deps.texts.select(reader.workspaceId, reader.revision, { kind: 'text_item', filter, sort: 'project_order' }),
-      deps.blocks.loadBlocks(db, reader.workspaceId, [projectRowId]),
-    ]);
+  /** What a project fetch reads besides the texts: its filter, its blocks, its scope and the block of a text. */
+  async function projectScope(reader: Reader, project: ProjectSource, params: FetchParams, context: Context) {
+    const filter: ParsedFilter = { ...context.filter, projects: [project.developerId] };
+    const blocks = await deps.blocks.loadBlocks(db, reader.workspaceId, [project.id]);
     const keep = params.excludeComponents
       ? (entity: TextEntity) => (entity as TextItem).componentId === null
       : undefined;
@@ -115,72 +130,163 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       const { blockId } = entity as TextItem;
       return { block: blockId === null ? null : (blocks.get(blockId)?.name ?? null) };
     };
-    return body(params, context, selection, keep, extra, { ...header, library: false });
+    return { filter, blocks: [...blocks.values()], keep, extra };
+  }
+
+  type ProjectScope = Awaited<ReturnType<typeof projectScope>>;
+
+  async function projectBody(
+    reader: Reader,
+    project: ProjectSource,
+    params: FetchParams,
+    context: Context,
+    scope: ProjectScope,
+  ) {
+    const query = { kind: 'text_item' as const, filter: scope.filter, sort: 'project_order' as const };
+    const selection = await deps.texts.select(reader.workspaceId, reader.revision, query);
+    const header = { id: project.developerId, name: project.name, library: false };
+    return body(params, context, selection, scope.keep, scope.extra, header);
   }
 
   /**
-   * A component fetch in `flat`, `structured` or `full`, written page by page from one snapshot
-   * as the client reads (never the whole selection in memory); null when one of the selected
-   * developer IDs would put the whole body's keys in another order (`writableKey`), found by a
-   * first pass over the keys: the body is then built whole.
+   * A body written from one snapshot as the client reads (never the whole selection in memory):
+   * `parts` answers its parts read through the snapshot, or null when it must be built whole.
    */
-  async function writtenComponents(
-    reader: Reader,
-    filter: ParsedFilter,
-    params: FetchParams,
-    context: Context,
-    extra: (entity: TextEntity) => Pick<LegacyText, 'component' | 'block'>,
+  async function written(
+    parts: (executor: Executor) => Promise<AsyncIterable<string> | null>,
   ): Promise<LegacyBody | null> {
     const snapshot = deps.snapshot ? await deps.snapshot() : { db, close: async () => {} };
     try {
-      const query = { kind: 'component' as const, filter };
-      let writable = true;
-      for await (const keys of await deps.texts.keys(snapshot.db, reader.workspaceId, query)) {
-        // Leaving the loop ends the pages (and a PostgreSQL cursor) before the snapshot closes.
-        writable = keys.every((key) => writableKey(params.format, key.developerId));
-        if (!writable) break;
-        await nextTurn();
-      }
-      if (!writable) {
+      const chosen = await parts(snapshot.db);
+      if (!chosen) {
         await snapshot.close();
         return null;
       }
-      const chunks = writeComponents(snapshot.db, reader.workspaceId, query, params, context, extra);
-      return { written: await bodyOf(chunks, () => snapshot.close()) };
+      return { written: await bodyOf(inChunks(chosen), () => snapshot.close()) };
     } catch (error) {
       await snapshot.close();
       throw error;
     }
   }
 
-  async function* writeComponents(
+  /**
+   * Whether the selected texts' developer IDs let `format` be written member by member
+   * (`writableKey`): a first pass over the keys only.
+   */
+  async function writableKeys(executor: Executor, workspaceId: number, query: TextQuery, params: FetchParams) {
+    if (!WRITTEN_FORMATS.has(params.format)) return false;
+    for await (const keys of await deps.texts.keys(executor, workspaceId, query)) {
+      // Leaving the loop ends the pages (and a PostgreSQL cursor) before the snapshot closes.
+      if (!keys.every((key) => writableKey(params.format, key.developerId))) return false;
+      await nextTurn();
+    }
+    return true;
+  }
+
+  /** A component fetch's parts, page by page (see `writableKeys` for when it may be written so). */
+  async function* componentParts(
     executor: Executor,
     workspaceId: number,
     query: { kind: 'component'; filter: ParsedFilter },
     params: FetchParams,
     context: Context,
     extra: (entity: TextEntity) => Pick<LegacyText, 'component' | 'block'>,
-  ): AsyncGenerator<Buffer> {
+  ): AsyncGenerator<string> {
     const { variant, variables, locale } = context;
     const ends = bodyEnds(params.format, { id: LIBRARY_ID, name: LIBRARY_NAME, exportedAt: new Date().toISOString() });
     const rules = { variantId: variant?.id ?? null, status: params.status };
-    let out = ends.open;
+    yield ends.open;
     let first = true;
     for await (const page of await deps.texts.pages(executor, workspaceId, query)) {
       const legacy = legacySelection(page as TextSelection, rules);
       const document = buildDocument(legacy, variant, variables, locale, exportOptions(params.format));
+      let out = '';
       for (const text of legacyTexts(legacy, document, extra)) {
         out += first ? '' : ',';
         out += memberJson(params.format, text, params.richText);
         first = false;
       }
-      if (out.length >= CHUNK_BYTES) {
-        yield Buffer.from(out);
-        out = '';
-      }
+      yield out;
       await nextTurn();
     }
-    yield Buffer.from(out + ends.close);
+    yield ends.close;
+  }
+
+  /** A project fetch's parts in project order, page by page (the pages of a project never hold another's). */
+  async function* projectParts(
+    executor: Executor,
+    workspaceId: number,
+    project: ProjectSource,
+    params: FetchParams,
+    context: Context,
+    scope: ProjectScope,
+  ): AsyncGenerator<string> {
+    const { variant, variables, locale } = context;
+    const header = { id: project.developerId, name: project.name, exportedAt: new Date().toISOString() };
+    const writer = projectWriter(params.format, header, params.richText);
+    const rules = { variantId: variant?.id ?? null, status: params.status, keep: scope.keep };
+    const query = { kind: 'text_item' as const, filter: scope.filter, sort: 'project_order' as const };
+    yield writer.open;
+    for await (const page of await deps.texts.pages(executor, workspaceId, query)) {
+      const legacy = legacySelection(page as TextSelection, rules);
+      const document = buildDocument(legacy, variant, variables, locale, exportOptions(params.format));
+      let out = '';
+      for (const text of legacyTexts(legacy, document, scope.extra)) out += writer.add(text);
+      yield out;
+      await nextTurn();
+    }
+    yield writer.close();
+  }
+
+  /** Whether a project's body can be written page by page: its keys, and in `full` its block names. */
+  async function projectWritable(executor: Executor, workspaceId: number, params: FetchParams, scope: ProjectScope) {
+    if (
+      !writableBlocks(
+        params.format,
+        scope.blocks.map((block) => block.name),
+      )
+    )
+      return false;
+    return writableKeys(executor, workspaceId, { kind: 'text_item', filter: scope.filter }, params);
+  }
+
+  /**
+   * One source's body inside `GET /projects`, read through `executor`: written page by page when it
+   * can be, else built whole (one source at a time) and serialized.
+   */
+  async function* sourceParts(
+    executor: Executor,
+    reader: Reader,
+    source: ReturnType<typeof requireSources>[number],
+    params: FetchParams,
+    context: Context,
+  ): AsyncGenerator<string> {
+    if (source.kind === 'library') {
+      const { extra, filter } = await componentScope(reader, context);
+      const query = { kind: 'component' as const, filter };
+      if (await writableKeys(executor, reader.workspaceId, query, params)) {
+        yield* componentParts(executor, reader.workspaceId, query, params, context, extra);
+      } else {
+        yield str(embedded(await componentsBody(reader, { kind: 'all' }, params, context)));
+      }
+      return;
+    }
+    const scope = await projectScope(reader, source.project, params, context);
+    if (await projectWritable(executor, reader.workspaceId, params, scope)) {
+      yield* projectParts(executor, reader.workspaceId, source.project, params, context, scope);
+    } else {
+      yield str(embedded(await projectBody(reader, source.project, params, context, scope)));
+    }
+  }
+
+  /** The library's components as every components fetch names them: their name and folder. */
+  async function componentScope(reader: Reader, context: Context) {
+    const tree = await deps.folders.loadFolderTree(db, reader.workspaceId);
+    const extra = (entity: TextEntity) => {
+      const { name, folderId } = entity as Component;
+      return { component: { name, folder: tree.developerIdOf(folderId) } };
+    };
+    return { tree, extra, filter: { ...context.filter } as ParsedFilter };
   }
 
   async function componentsBody(
@@ -188,10 +294,9 @@ export function createLegacyReader(deps: LegacyReadDeps) {
     scope: ComponentScope,
     params: FetchParams,
     context: Context,
-    written = false,
-  ) {
-    const tree = await deps.folders.loadFolderTree(db, reader.workspaceId);
-    const filter: ParsedFilter = { ...context.filter };
+    write = false,
+  ): Promise<LegacyBody> {
+    const { tree, extra, filter } = await componentScope(reader, context);
     let keep: ((entity: TextEntity) => boolean) | undefined;
     if (scope.kind === 'folder') {
       if (!tree.byDeveloperId(scope.developerId)) throw notFound(folderNotFound(scope.developerId));
@@ -208,12 +313,13 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       );
       keep = (entity) => used.has(entity.id);
     }
-    const extra = (entity: TextEntity) => {
-      const { name, folderId } = entity as Component;
-      return { component: { name, folder: tree.developerIdOf(folderId) } };
-    };
-    if (written && keep === undefined && WRITTEN_FORMATS.has(params.format)) {
-      const body = await writtenComponents(reader, filter, params, context, extra);
+    if (write && keep === undefined && WRITTEN_FORMATS.has(params.format)) {
+      const query = { kind: 'component' as const, filter };
+      const body = await written(async (executor) =>
+        (await writableKeys(executor, reader.workspaceId, query, params))
+          ? componentParts(executor, reader.workspaceId, query, params, context, extra)
+          : null,
+      );
       if (body) return body;
     }
     const selection = await deps.texts.select(reader.workspaceId, reader.revision, { kind: 'component', filter });
@@ -230,31 +336,41 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       const context = await fetchContext(reader, params, access.baseLanguage);
       if (source?.kind !== 'project') return componentsBody(reader, { kind: 'all' }, params, context, true);
       const { project } = source;
-      return projectBody(reader, project.id, { id: project.developerId, name: project.name }, params, context);
+      const scope = await projectScope(reader, project, params, context);
+      const body = WRITTEN_FORMATS.has(params.format)
+        ? await written(async (executor) =>
+            (await projectWritable(executor, reader.workspaceId, params, scope))
+              ? projectParts(executor, reader.workspaceId, project, params, context, scope)
+              : null,
+          )
+        : null;
+      return body ?? projectBody(reader, project, params, context, scope);
     },
 
-    /** GET /projects: several projects' text, every reachable project when none is named. */
-    async projectsText(reader: Reader, params: FetchParams) {
+    /**
+     * GET /projects: several projects' text, every reachable project when none is named, written
+     * one source after another (each page by page when it can be, see `sourceParts`).
+     */
+    async projectsText(reader: Reader, params: FetchParams): Promise<LegacyBody> {
       const access = await reach(reader.workspaceId);
       const ids =
         params.projectIds ?? [...access.projects.values()].filter((p) => p.developerMode).map((p) => p.developerId);
       const sources = requireSources(access, ids);
       const context = await fetchContext(reader, params, access.baseLanguage);
-      const projects: Record<string, unknown> = {};
-      for (const [index, source] of sources.entries()) {
-        const result =
-          source.kind === 'library'
-            ? await componentsBody(reader, { kind: 'all' }, params, context)
-            : await projectBody(
-                reader,
-                source.project.id,
-                { id: source.project.developerId, name: source.project.name },
-                params,
-                context,
-              );
-        projects[ids[index] as string] = embedded(result);
+      // The keys in the order, and with the values, of an object the sources were assigned to in
+      // turn: array indexes first, a repeated id in its first place with its last source.
+      const slots: Record<string, number> = {};
+      for (const [index, id] of ids.entries()) slots[id] = index;
+      const entries = Object.keys(slots).map((id) => [id, sources[slots[id] as number]] as const);
+      async function* parts(executor: Executor): AsyncGenerator<string> {
+        yield '{"projects":{';
+        for (const [n, [id, source]] of entries.entries()) {
+          yield `${n === 0 ? '' : ','}${str(id)}:`;
+          yield* sourceParts(executor, reader, source as (typeof sources)[number], params, context);
+        }
+        yield `},"exported_at":${str(new Date().toISOString())}}`;
       }
-      return { projects, exported_at: new Date().toISOString() };
+      return (await written(async (executor) => parts(executor))) as LegacyBody;
     },
 
     /** GET /components, /component-folders/:id/components, /projects/:id/components. */

@@ -79,7 +79,7 @@ export const legacyRoutes: FastifyPluginAsyncTypebox<LegacyRoutesOptions> = asyn
     app.get(
       '/projects',
       text('The text of several projects: `{ projects: { <id>: <body> }, exported_at }`'),
-      (request) => reader.projectsText(readerOf(request), fetchParams(request.query)),
+      async (request, reply) => send(reply, await reader.projectsText(readerOf(request), fetchParams(request.query))),
     );
   }
 

@@ -2,23 +2,27 @@ import { type LegacyText, structuredText } from '../../formats/legacy/index.js';
 import type { LegacyFormat } from './legacy.schemas.js';
 
 /**
- * The component bodies written page by page (pure): `flat`, `structured` and `full` are one JSON
- * object keyed by developer ID, whose members can be written in the order the pages give them, as
- * long as `JSON.stringify` of the whole object would keep that order. See docs/legacy-api.md.
+ * The component and project bodies written page by page (pure): `flat`, `structured` and `full`
+ * are JSON objects keyed by developer ID (a project's `full` by block name first), whose members
+ * can be written in the order the pages give them, as long as `JSON.stringify` of the whole object
+ * would keep that order. See docs/legacy-api.md.
  */
 
-/** The formats a component fetch writes page by page. */
+/** The formats a component or project fetch writes page by page. */
 export const WRITTEN_FORMATS: ReadonlySet<LegacyFormat> = new Set(['flat', 'structured', 'full']);
 
 // An array index (`0` ... `4294967294`) is put first by JavaScript's own key order; an id ending in a
 // plural form may meet the `<id>_<form>` key of another text in `flat`, where the later value
-// takes the earlier place. A selection holding either is written whole instead.
+// takes the earlier place. A selection holding either is written whole instead. In a project's
+// `full`, so is one whose block names repeat (their texts share one entry) or hold an array index.
 const ARRAY_INDEX = /^(?:0|[1-9][0-9]{0,9})$/;
 const PLURAL_KEY = /_(?:zero|one|two|few|many|other)$/;
 
 /** Whether a component of this developer ID lets `format` be written member by member. */
 export function writableKey(format: LegacyFormat, developerId: string): boolean {
   if (ARRAY_INDEX.test(developerId) && Number(developerId) < 4_294_967_295) return false;
+  // A plain object takes `__proto__` as its prototype, not as a key: the whole body leaves it out.
+  if (developerId === '__proto__') return false;
   return format !== 'flat' || !PLURAL_KEY.test(developerId);
 }
 
@@ -41,5 +45,54 @@ export function bodyEnds(
   return {
     open: `{"project_id":${str(header.id)},"project_name":${str(header.name)},"exported_at":${str(header.exportedAt)},"components":{`,
     close: '}}',
+  };
+}
+
+/** Whether a project's `full` body can be written member by member: no block name JavaScript would move or merge. */
+export function writableBlocks(format: LegacyFormat, blockNames: readonly string[]): boolean {
+  if (format !== 'full') return true;
+  return (
+    new Set(blockNames).size === blockNames.length &&
+    blockNames.every((name) => !(ARRAY_INDEX.test(name) && Number(name) < 4_294_967_295))
+  );
+}
+
+/**
+ * A project's body written text by text, in project order: `flat` and `structured` one object
+ * keyed by developer ID, `full` the texts under their block's name (a new entry where the block
+ * changes), then `otherText`. `add` answers the JSON to append for a text, `close` the end.
+ */
+export function projectWriter(
+  format: LegacyFormat,
+  header: { id: string; name: string; exportedAt: string },
+  richText: boolean,
+) {
+  const full = format === 'full';
+  let first = true;
+  /** `full`: the name of the block whose entry is open, null once in `otherText`, undefined before any. */
+  let block: string | null | undefined;
+  const enter = (name: string | null): string => {
+    if (name === block) return '';
+    if (block === null) throw new Error('a project order put a text of a block after those outside blocks');
+    first = true;
+    const close = block === undefined ? '' : '}';
+    block = name;
+    if (name === null) return `${close}},"otherText":{`;
+    return `${close}${close === '' ? '' : ','}${str(name)}:{`;
+  };
+  return {
+    open: full
+      ? `{"project_id":${str(header.id)},"project_name":${str(header.name)},"exported_at":${str(header.exportedAt)},"blocks":{`
+      : '{',
+    add(text: LegacyText): string {
+      const out = full ? enter(text.block ?? null) : '';
+      const member = memberJson(format, text, richText);
+      const separator = first ? '' : ',';
+      first = false;
+      return `${out}${separator}${member}`;
+    },
+    close(): string {
+      return full ? `${enter(null)}}}` : '}';
+    },
   };
 }

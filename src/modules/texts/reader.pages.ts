@@ -1,10 +1,10 @@
 import type { Executor } from '../../db/schema.js';
 import { type ResolvedFilter, resolveFilter, selectRecords } from './filter.js';
 import { showInstances } from './instances.js';
-import { blockRank, type ReadBasis, selectedContainers, sqlSelection, type TextsReaderDeps } from './reader.kinds.js';
+import { type ReadBasis, selectedContainers, sqlSelection, type TextsReaderDeps } from './reader.kinds.js';
 import {
   compareDeveloperIds,
-  containerTexts,
+  containerPages,
   keyPages,
   type SqlSelection,
   selectionPages,
@@ -20,8 +20,8 @@ export interface PagedRead {
   shown: (entities: readonly TextEntity[]) => Promise<TextSelection>;
   /** Whether some selected texts skip the status and assignee filters (items of a base). */
   withBases: boolean;
-  /** Text items in project order: the project refs and the blocks' ranks. */
-  projectOrder: { ordered: ContainerRef[]; rank: (item: TextItem) => number } | null;
+  /** Text items in project order: the project refs, and each one's blocks in block order (row ids). */
+  projectOrder: { ordered: ContainerRef[]; blocksOf: (containerId: number) => number[] } | null;
 }
 
 /** Resolves a paged query the way a fetch does: an unknown reference is a 400 here. */
@@ -74,7 +74,11 @@ export async function resolvePaged(
     query.sort === 'project_order' && blocks !== null
       ? {
           ordered: [...chosen].sort((a, b) => compareDeveloperIds(a.developerId, b.developerId)),
-          rank: (item: TextItem) => blockRank(item, blocks),
+          blocksOf: (containerId: number) =>
+            [...blocks.entries()]
+              .filter(([, block]) => block.projectId === containerId)
+              .sort(([, a], [, b]) => a.rank - b.rank)
+              .map(([id]) => id),
         }
       : null;
   return { filter, selection, select, shown, withBases, projectOrder };
@@ -98,19 +102,16 @@ export async function readPages(
 
 /**
  * The texts of a resolved read as stored (linked instances not yet showing their components),
- * page by page in response order: by developer ID, or with `sort=project_order` one project per page.
+ * page by page in response order: by developer ID, or with `sort=project_order` project by project,
+ * each in its custom order (a page never holds two projects' texts).
  */
 export function storedPages(executor: Executor, workspaceId: number, read: PagedRead): AsyncIterable<TextEntity[]> {
   if (!read.projectOrder) return selectionPages(executor, workspaceId, read.selection);
-  const { ordered, rank } = read.projectOrder;
-  // A project is one page.
+  const { ordered, blocksOf } = read.projectOrder;
+  // A project is read block by block, each in pages.
   async function* projects() {
     for (const container of ordered) {
-      const items = (await containerTexts(executor, workspaceId, read.selection, container.id)) as TextItem[];
-      // Stable: within a block, the database's order by position and row id stays.
-      const ranks = new Map(items.map((item) => [item, rank(item)]));
-      items.sort((a, b) => (ranks.get(a) as number) - (ranks.get(b) as number));
-      if (items.length > 0) yield items;
+      yield* containerPages(executor, workspaceId, read.selection, container.id, blocksOf(container.id));
     }
   }
   return projects();

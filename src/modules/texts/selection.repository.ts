@@ -215,20 +215,54 @@ export function keyPages(db: Executor, workspaceId: number, s: SqlSelection, pag
   return orderedPages<KeyRow>(db, workspaceId, s, select as never, pageSize);
 }
 
-/** Every selected text of one project or base, ordered by position and row id by the database. */
-export async function containerTexts(
+/**
+ * The selected texts of one project or base in its custom order, page by page: the texts of each
+ * of `blockIds` (the container's blocks in block order), then those outside them (no block, or
+ * one not listed), each part by position and row id, every page continuing after the last
+ * position and row id of the one before. Memory holds one page, whatever the size of the project.
+ */
+export async function* containerPages(
   db: Executor,
   workspaceId: number,
   s: SqlSelection,
   containerId: number,
-): Promise<TextEntity[]> {
-  if (s.statuses?.length === 0) return [];
-  const rows = await db
-    .selectFrom('texts')
-    .select(TEXT_COLUMNS)
-    .where((eb) => conditions(eb, workspaceId, { ...s, containerIds: [containerId] }))
-    .orderBy('texts.position')
-    .orderBy('texts.id')
-    .execute();
-  return rows.length === 0 ? [] : withValues(db, rows, s);
+  blockIds: readonly number[],
+  pageSize = wholePageSize(db),
+): AsyncGenerator<TextEntity[]> {
+  if (s.statuses?.length === 0) return;
+  const parts: Array<number | null> = [...blockIds, null];
+  for (const block of parts) {
+    let after: { position: number; id: number } | null = null;
+    for (;;) {
+      const from: { position: number; id: number } | null = after;
+      const rows = await db
+        .selectFrom('texts')
+        .select(TEXT_COLUMNS)
+        .where((eb) => conditions(eb, workspaceId, { ...s, containerIds: [containerId] }))
+        .where((eb) => {
+          if (block !== null) return eb('texts.block_id', '=', block);
+          const outside = [eb('texts.block_id', 'is', null)];
+          if (blockIds.length > 0) outside.push(eb('texts.block_id', 'not in', [...blockIds]));
+          return eb.or(outside);
+        })
+        .$if(from !== null, (q) =>
+          q.where((eb) => {
+            const { position, id } = from as { position: number; id: number };
+            // `>=` first, so that the project's index on (project, position) gives a range.
+            return eb.and([
+              eb('texts.position', '>=', position),
+              eb.or([eb('texts.position', '>', position), eb('texts.id', '>', id)]),
+            ]);
+          }),
+        )
+        .orderBy('texts.position')
+        .orderBy('texts.id')
+        .limit(pageSize)
+        .execute();
+      if (rows.length > 0) yield await withValues(db, rows, s);
+      if (rows.length < pageSize) break;
+      const last = rows[rows.length - 1] as (typeof rows)[number];
+      after = { position: Number(last.position), id: Number(last.id) };
+    }
+  }
 }

@@ -33,6 +33,8 @@ export interface ContainerRef {
 
 /** A block as the texts core knows it (the blocks module's `BlockRef` is one). */
 export interface BlockPlace {
+  /** Row id of the block's project. */
+  projectId: number;
   developerId: string;
   name: string;
   /** 0-based place of the block in its project's block order. */
