@@ -1,7 +1,9 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { bulkInsert } from '../../db/bulk-insert.js';
+import { answersOnEventLoop } from '../../db/query-plan.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { appendAll } from '../../shared/arrays.js';
+import { nextTurn } from '../../shared/next-turn.js';
 import { CHANGES_PER_ROW, changeId, changesOfRow, rowOfChangeId, storedRows } from './changes.stored.js';
 import type { Change, RecordedChange, WriteScope } from './changes.types.js';
 
@@ -88,6 +90,8 @@ export interface ChangesQuery {
   /** Only changes whose ids fall in one of these inclusive ranges (what a webhook event carries). */
   ranges?: readonly (readonly [number, number])[];
   limit: number;
+  /** Row ids per query of a scan on SQLite (tests make it small); `SCAN_WINDOW_ROWS` by default. */
+  windowRows?: number;
 }
 
 /** A stored row's changes, with their ids, newest first. */
@@ -112,53 +116,100 @@ function recordedOfRow(row: Selectable<Database['changes']>): RecordedChange[] {
   return out;
 }
 
+/** Row ids per query of a scan through the log on SQLite (`listChanges`): about 10 ms each. */
+export const SCAN_WINDOW_ROWS = 10_000;
+
 /**
  * Newest first, at most `limit` changes. A developer ID matches every change of the records that
  * ever had it, so the history of a renamed record includes what happened under its old ID, and a
  * deleted record's history stays readable.
+ *
+ * How the rows are found, so that no query holds SQLite's event loop for long at a million texts:
+ * - with a developer ID, its records' references first (`(workspace_id, developer_id)`), then each
+ *   record's rows newest first from `(workspace_id, record_ref)`, whose entries are in row-id order:
+ *   a query over the whole workspace with `record_ref in (...)` was planned on the (workspace, id)
+ *   index instead, walking every row of the log (over a second at 170,000 rows);
+ * - otherwise newest first along (workspace, id); on SQLite, which answers on the event loop, in
+ *   windows of `SCAN_WINDOW_ROWS` row ids with a turn between them, so a filter that few rows pass
+ *   (a kind, an actor, a time range) never scans the whole log in one query.
  */
 export async function listChanges(db: Executor, workspaceId: number, query: ChangesQuery): Promise<RecordedChange[]> {
-  let select = db.selectFrom('changes').selectAll().where('workspace_id', '=', workspaceId);
   const kinds = query.kind === undefined ? undefined : typeof query.kind === 'string' ? [query.kind] : [...query.kind];
-  if (kinds !== undefined) select = select.where('kind', 'in', kinds);
-  if (query.developerId !== undefined) {
-    const { developerId } = query;
-    select = select.where('record_ref', 'in', (eb) => {
-      let refs = eb
-        .selectFrom('changes')
-        .select('record_ref')
-        .where('workspace_id', '=', workspaceId)
-        .where('developer_id', '=', developerId);
-      if (kinds !== undefined) refs = refs.where('kind', 'in', kinds);
-      return refs;
-    });
-  }
-  if (query.since !== undefined) select = select.where('at', '>=', query.since);
-  if (query.until !== undefined) select = select.where('at', '<', query.until);
-  if (query.actor !== undefined) select = select.where(sql<string>`lower(actor)`, '=', query.actor.toLowerCase());
-  if (query.revision !== undefined) select = select.where('revision', '=', query.revision);
   const { beforeId, ranges } = query;
-  // Every row read holds at least one change the query keeps, so `limit` rows are enough.
-  if (beforeId !== undefined) {
-    const row = rowOfChangeId(beforeId);
-    select = select.where('id', beforeId % CHANGES_PER_ROW === 0 ? '<' : '<=', row);
-  }
-  if (ranges !== undefined) {
-    if (ranges.length === 0) return [];
-    select = select.where((eb) =>
-      eb.or(ranges.map(([from, to]) => eb.between('id', rowOfChangeId(from), rowOfChangeId(to)))),
-    );
-  }
-  const rows = await select.orderBy('id', 'desc').limit(query.limit).execute();
-  const out: RecordedChange[] = [];
-  for (const row of rows) {
-    for (const change of recordedOfRow(row)) {
-      const id = Number(change.id);
-      if (beforeId !== undefined && id >= beforeId) continue;
-      if (ranges !== undefined && !ranges.some(([from, to]) => id >= from && id <= to)) continue;
-      out.push(change);
-      if (out.length === query.limit) return out;
+  if (ranges !== undefined && ranges.length === 0) return [];
+  const filtered = (refs: readonly string[] | null, window: readonly [number, number] | null) => {
+    let select = db.selectFrom('changes').selectAll().where('workspace_id', '=', workspaceId);
+    if (refs !== null) select = select.where('record_ref', 'in', refs);
+    if (kinds !== undefined) select = select.where('kind', 'in', kinds);
+    if (query.since !== undefined) select = select.where('at', '>=', query.since);
+    if (query.until !== undefined) select = select.where('at', '<', query.until);
+    if (query.actor !== undefined) select = select.where(sql<string>`lower(actor)`, '=', query.actor.toLowerCase());
+    if (query.revision !== undefined) select = select.where('revision', '=', query.revision);
+    // Every row read holds at least one change the query keeps, so `limit` rows are enough.
+    if (beforeId !== undefined) {
+      const row = rowOfChangeId(beforeId);
+      select = select.where('id', beforeId % CHANGES_PER_ROW === 0 ? '<' : '<=', row);
     }
+    if (ranges !== undefined) {
+      select = select.where((eb) =>
+        eb.or(ranges.map(([from, to]) => eb.between('id', rowOfChangeId(from), rowOfChangeId(to)))),
+      );
+    }
+    if (window !== null) select = select.where('id', '>=', window[0]).where('id', '<', window[1]);
+    return select.orderBy('id', 'desc').limit(query.limit);
+  };
+
+  const out: RecordedChange[] = [];
+  /** Adds a query's rows' changes; true once `limit` are there. */
+  const take = (rows: readonly ChangeRow[]): boolean => {
+    for (const row of rows) {
+      for (const change of recordedOfRow(row)) {
+        const id = Number(change.id);
+        if (beforeId !== undefined && id >= beforeId) continue;
+        if (ranges !== undefined && !ranges.some(([from, to]) => id >= from && id <= to)) continue;
+        out.push(change);
+        if (out.length === query.limit) return true;
+      }
+    }
+    return false;
+  };
+
+  if (query.developerId !== undefined) {
+    let refsQuery = db
+      .selectFrom('changes')
+      .select('record_ref')
+      .distinct()
+      .where('workspace_id', '=', workspaceId)
+      .where('developer_id', '=', query.developerId);
+    if (kinds !== undefined) refsQuery = refsQuery.where('kind', 'in', kinds);
+    const refs = (await refsQuery.execute()).map((r) => r.record_ref);
+    // Each record's newest rows, merged newest first: `limit` rows in all are enough.
+    const rows: ChangeRow[] = [];
+    for (const ref of refs) appendAll(rows, await filtered([ref], null).execute());
+    rows.sort((a, b) => b.id - a.id);
+    take(rows);
+    return out;
+  }
+
+  if (!answersOnEventLoop(db) || ranges !== undefined) {
+    take(await filtered(null, null).execute());
+    return out;
+  }
+  const bounds = await db
+    .selectFrom('changes')
+    .select((eb) => [eb.fn.min('id').as('first'), eb.fn.max('id').as('last')])
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
+  if (bounds?.first == null || bounds.last == null) return out;
+  const first = Number(bounds.first);
+  let end = Number(bounds.last) + 1;
+  if (beforeId !== undefined) end = Math.min(end, rowOfChangeId(beforeId) + 1);
+  const windowRows = query.windowRows ?? SCAN_WINDOW_ROWS;
+  while (end > first) {
+    const start = Math.max(first, end - windowRows);
+    if (take(await filtered(null, [start, end]).execute())) return out;
+    end = start;
+    if (end > first) await nextTurn();
   }
   return out;
 }

@@ -196,10 +196,22 @@ export interface KeyRow extends Ordered {
 }
 
 /**
+ * Key rows per page on SQLite: a project's texts lie apart in the table, so each row is a lookup
+ * of its own; a page of 1,000 took up to 80 ms of the event loop at 200,000 texts, one of 250
+ * takes a quarter of that.
+ */
+const KEY_PAGE_SIZE_SQLITE = 250;
+
+/**
  * The selected texts page by page in developer-ID order (as `selectionPages`), each as the
  * narrow columns a filter looks at: no text, no values. A pass over a large selection's keys.
  */
-export function keyPages(db: Executor, workspaceId: number, s: SqlSelection, pageSize = PAGE_SIZE) {
+export function keyPages(
+  db: Executor,
+  workspaceId: number,
+  s: SqlSelection,
+  pageSize = answersOnEventLoop(db) ? KEY_PAGE_SIZE_SQLITE : PAGE_SIZE,
+) {
   const select = (q: SelectQueryBuilder<Database, 'texts', object>) =>
     q.select([
       'texts.developer_id',

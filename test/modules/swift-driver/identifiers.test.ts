@@ -143,6 +143,20 @@ describe('accessor names in two passes (AccessorNames)', () => {
     }
   });
 
+  it('agrees with uniqueIdentifiers past the first tables of hashes (clashes far apart)', () => {
+    // 2,048 hashes fill the first table; these 30,000 keys span several, and each clash pairs a
+    // key of an early table with one of a late table (`k-0001` ... `k.0001` want `k0001`).
+    const pad = (n: number) => String(n).padStart(5, '0');
+    const ids = [
+      ...Array.from({ length: 15_000 }, (_, i) => `k-${pad(i)}`),
+      ...Array.from({ length: 15_000 }, (_, i) => `k.${pad(i)}`),
+      'k-00007-2',
+    ];
+    const names = twoPasses(ids);
+    expect(names).toEqual(whole(ids));
+    expect(names[15_000]).toBe('k000002');
+  });
+
   it('needs no second pass without clashes', () => {
     const names = new AccessorNames();
     for (let i = 0; i < 10_000; i++) names.add(naturalName(`key.${i}`));
