@@ -22,8 +22,6 @@ import {
   lookupsOfCreate,
   namesOfNewTexts,
   parseFilter,
-  plannedCreate,
-  plannedUpdates,
   pluralFormsOfRenameTargets,
   requireTexts,
   type TextsImport,
@@ -31,10 +29,11 @@ import {
   takenPluralIds,
   targetVariant,
   textChanges,
-  variantNotFoundMessage,
   wantedIds,
+  writeOfCreate,
+  writeOfUpdates,
 } from '../texts/index.js';
-import { newComponent, planCreate } from './components.create.js';
+import { checkNewComponents, newComponent } from './components.create.js';
 import { publishTextItem } from './components.publish.js';
 import type {
   ComponentUpdateInput,
@@ -43,7 +42,7 @@ import type {
   PublishInput,
   UpdateComponentsInput,
 } from './components.schemas.js';
-import { componentNotFound, planUpdates } from './components.update.js';
+import { checkComponentUpdates, componentNotFound } from './components.update.js';
 
 const ROOT = 'root';
 const FILTER_KEYS: readonly FilterKey[] = ['folders', 'variants', 'statuses', 'tags', 'assignee', 'integrated'];
@@ -62,14 +61,6 @@ export interface ComponentsDeps extends TextsServiceDeps {
 export function createComponentsService(deps: ComponentsDeps) {
   const { writes } = deps;
 
-  const writeContext = (
-    trx: Executor,
-    workspaceId: number,
-    userIds: ReadonlyMap<string, number>,
-    names: { variants: string[]; variables: string[] },
-    richText: boolean,
-  ) => loadWriteContext(deps, trx, workspaceId, userIds, names, richText);
-
   /** The create of a POST (or an import) inside the caller's transaction: checked whole, then inserted. */
   async function createIn(
     trx: Transaction<Database>,
@@ -80,13 +71,18 @@ export function createComponentsService(deps: ComponentsDeps) {
     const components = input.components;
     assertDistinctCreateIds(components, 'components');
     const names = namesOfNewTexts(components);
-    const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
+    const context = await loadWriteContext(deps, trx, {
+      workspaceId,
+      userIds,
+      names,
+      richText: input.richText === 'html',
+    });
     const tree = await deps.folders.loadFolderTree(trx, workspaceId);
     const existing = await loadExistingTexts(trx, workspaceId, 'component', wantedIds(components));
-    const plan = planCreate(components, context, tree, existing);
+    const plan = checkNewComponents(components, context, tree, existing);
     const created = await createTexts(trx, workspaceId, plan.map(newComponent), now());
     const folders = new Map(tree.folders.map((folder) => [folder.id, folder.developerId]));
-    return plannedCreate(created, lookupsOfCreate(context, { folders }));
+    return writeOfCreate(created, lookupsOfCreate(context, { folders }));
   }
 
   async function create(scope: WriteScope, input: CreateComponentsInput): Promise<string[]> {
@@ -107,27 +103,32 @@ export function createComponentsService(deps: ComponentsDeps) {
     input: UpdateComponentsInput,
     userIds: ReadonlyMap<string, number>,
   ): Promise<PlannedWrite<undefined>> {
-    const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
+    const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input);
     const ids = input.updates.map((u) => u.developerId);
     const entities = await loadTextsByDeveloperIds(trx, workspaceId, 'component', ids);
     const names = { variants: [], variables: input.updates.flatMap((u) => u.variables ?? []) };
-    const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
+    const context = await loadWriteContext(deps, trx, {
+      workspaceId,
+      userIds,
+      names,
+      richText: input.richText === 'html',
+    });
     const movesToFolder = input.updates.some((u) => u.folderId != null && u.folderId !== ROOT);
     const tree = movesToFolder ? await deps.folders.loadFolderTree(trx, workspaceId) : null;
-    const existing = await takenPluralIds(trx, workspaceId, 'component', input.updates, variant);
+    const existing = await takenPluralIds(trx, workspaceId, { kind: 'component', updates: input.updates, variant });
     const forms = await pluralFormsOfRenameTargets(trx, workspaceId, 'component', input.updates);
-    const plans = planUpdates(
-      input.updates,
-      new Map(entities.map((e) => [e.developerId, e])),
+    const plans = checkComponentUpdates(input.updates, {
+      entities: new Map(entities.map((e) => [e.developerId, e])),
       variant,
       context,
       tree,
-      (id) => existing.has(id),
-      { formsOf: (id) => forms.get(id), ...(deps.maxTags !== undefined && { maxTags: deps.maxTags }) },
-    );
+      exists: (id) => existing.has(id),
+      formsOf: (id) => forms.get(id),
+      ...(deps.maxTags !== undefined && { maxTags: deps.maxTags }),
+    });
 
     const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);
-    return plannedUpdates(workspaceId, plans, variant, created, lookups);
+    return writeOfUpdates(workspaceId, { plans, variant, createdVariant: created, lookups });
   }
 
   /** `ifMatch`: the ETags the client read (`If-Match`); a component changed since is a 412. */

@@ -18,10 +18,17 @@ export interface WriteContextDeps {
 export async function loadWriteContext(
   deps: WriteContextDeps,
   trx: Executor,
-  workspaceId: number,
-  userIds: ReadonlyMap<string, number>,
-  names: { variants: readonly string[]; variables: readonly string[] },
-  richText: boolean,
+  {
+    workspaceId,
+    userIds,
+    names,
+    richText,
+  }: {
+    workspaceId: number;
+    userIds: ReadonlyMap<string, number>;
+    names: { variants: readonly string[]; variables: readonly string[] };
+    richText: boolean;
+  },
 ): Promise<WriteContext> {
   const [statuses, variants, variables, supSub] = await Promise.all([
     deps.statuses.keys(trx, workspaceId),
