@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
-import type { Database, Executor } from '../../db/schema.js';
+import type { Database, } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import type { RichTextMode } from '../../richtext/index.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';

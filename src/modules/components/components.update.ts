@@ -4,7 +4,6 @@ import {
   type Component,
   checkTextUpdates,
   type PluralForm,
-  type TextEntity,
   type UpdatePlan,
   type UpdateSubjects,
 } from '../texts/index.js';

@@ -40,7 +40,6 @@ import {
   type UpdatePlan,
   updateTextFields,
   type VariantRef,
-  variantNotFoundMessage,
   type WriteContext,
   wantedIds,
   writeOfCreate,
