@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
-import type { Database, } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
-import type { RichTextMode } from '../../richtext/index.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { Change, PlannedWrite, WriteScope } from '../changes/index.js';
 import type { FoldersService } from '../folders/folders.service.js';
@@ -38,6 +37,7 @@ import { publishTextItem } from './components.publish.js';
 import type {
   ComponentUpdateInput,
   CreateComponentsInput,
+  ListComponentsQuery,
   NewComponentInput,
   PublishInput,
   UpdateComponentsInput,
@@ -46,13 +46,6 @@ import { checkComponentUpdates, componentNotFound } from './components.update.js
 
 const ROOT = 'root';
 const FILTER_KEYS: readonly FilterKey[] = ['folders', 'variants', 'statuses', 'tags', 'assignee', 'integrated'];
-
-export interface ListQuery {
-  filter?: string;
-  richText?: RichTextMode;
-  withEtag?: boolean;
-  withTranslationState?: boolean;
-}
 
 export interface ComponentsDeps extends TextsServiceDeps {
   folders: Pick<FoldersService, 'loadFolderTree'>;
@@ -200,14 +193,19 @@ export function createComponentsService(deps: ComponentsDeps) {
     );
   }
 
-  const listQuery = (query: ListQuery, maxFilterIds: number) => ({
+  const listQuery = (query: ListComponentsQuery, maxFilterIds: number) => ({
     kind: 'component' as const,
     filter: parseFilter(query.filter, FILTER_KEYS, maxFilterIds),
     ...(query.withTranslationState && { translationState: true }),
   });
 
   /** GET /components: the records of the texts core's reader, as the bytes of a JSON array. */
-  async function list(workspaceId: number, revision: number, query: ListQuery, maxFilterIds: number): Promise<Buffer> {
+  async function list(
+    workspaceId: number,
+    revision: number,
+    query: ListComponentsQuery,
+    maxFilterIds: number,
+  ): Promise<Buffer> {
     const textQuery = listQuery(query, maxFilterIds);
     return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
   }
@@ -216,7 +214,7 @@ export function createComponentsService(deps: ComponentsDeps) {
   async function listBody(
     workspaceId: number,
     revision: number,
-    query: ListQuery,
+    query: ListComponentsQuery,
     maxFilterIds: number,
   ): Promise<Buffer | Readable> {
     const textQuery = listQuery(query, maxFilterIds);
