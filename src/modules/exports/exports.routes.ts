@@ -13,6 +13,8 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<{ exports: ExportsService;
     app.get(
       `/${kind}/export`,
       {
+        // Wrapped by the HTTP cache (src/http/cache/index.ts): ETag, 304, kept bytes, one rendering per burst.
+        config: { cache: true },
         schema: {
           tags: [kind],
           summary: `Export ${kind === 'textItems' ? 'text items' : 'components'} as a localisation file`,

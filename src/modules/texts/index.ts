@@ -15,14 +15,16 @@
 
 // Writes of components and text items.
 export {
+  loadWriteContext,
   type PluralInput,
   pluralCollision,
   pluralFormsOf,
   storedText,
   variantNotFoundMessage,
   type WriteContext,
+  type WriteContextDeps,
 } from './content.js';
-export { loadWriteContext, type WriteContextDeps } from './context.js';
+
 export {
   assertDistinctCreateIds,
   carriedContent,
