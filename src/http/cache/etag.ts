@@ -61,8 +61,8 @@ function digestOf(workspaceId: number, url: string): string {
   return digest;
 }
 
-/** The strong tag of a request's representation at a content revision. */
-export function etagFor(workspaceId: number, revision: number, url: string): string {
+/** The strong ETag of a whole response (workspace, content revision, URL); a text's own ETag is `textEtag` (texts core). */
+export function responseEtag(workspaceId: number, revision: number, url: string): string {
   return `"${revision}-${digestOf(workspaceId, url)}"`;
 }
 

@@ -2,7 +2,7 @@ import { pipeline, Readable, Transform } from 'node:stream';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
 import { COMPRESSION_THRESHOLD, compress, compressStream, negotiateEncoding } from './encoding.js';
-import { etagFor, matchesIfNoneMatch, weak } from './etag.js';
+import { matchesIfNoneMatch, responseEtag, weak } from './etag.js';
 import { ResponseCache } from './lru.js';
 import { type HttpCacheState, isCacheableHeadRoute, isCacheableRoute } from './state.js';
 
@@ -47,7 +47,7 @@ export const httpCache = fp<HttpCacheOptions>(
       const principal = request.principal;
       if (!principal) return false;
       const state = request.httpCache;
-      state.etag = etagFor(principal.workspaceId, principal.revision, request.url);
+      state.etag = responseEtag(principal.workspaceId, principal.revision, request.url);
       // `private, no-cache`: a browser keeps the body but asks again every time (with
       // If-None-Match, so an unchanged workspace costs a 304); a shared cache keeps nothing, as
       // the answer depends on who asks.

@@ -3,9 +3,9 @@ import { slugify } from '../../shared/developer-id.js';
 import type { FolderTree } from '../folders/folders.service.js';
 import {
   type Component,
+  checkNewTexts,
   type ExistingTexts,
   type PlannedContent,
-  planContents,
   storedText,
   type WriteContext,
 } from '../texts/index.js';
@@ -29,7 +29,7 @@ export const nameFromText = (text: string) =>
   Array.from(text.replace(/\s+/g, ' ').trim()).slice(0, NAME_FROM_TEXT_LENGTH).join('');
 
 /** Checks the whole POST before anything is written; the first bad element is the error. */
-export function planCreate(
+export function checkNewComponents(
   inputs: readonly NewComponentInput[],
   context: WriteContext,
   tree: FolderTree,
@@ -41,7 +41,7 @@ export function planCreate(
     slugOf: (input: NewComponentInput) => slugify(input.name ?? nameFromText(storedText(context, input.text).text)),
     alreadyExists,
   };
-  const planned = planContents(inputs, context, existing, rules, (input, at) => {
+  const planned = checkNewTexts(inputs, context, existing, rules, (input, at) => {
     let folderId: number | null = null;
     if (input.folderId !== undefined && input.folderId !== null && input.folderId !== 'root') {
       const folder = tree.byDeveloperId(input.folderId);

@@ -16,6 +16,8 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ components: Component
   app.get(
     '/components',
     {
+      // Wrapped by the HTTP cache (src/http/cache/index.ts): ETag, 304, kept bytes, one rendering per burst.
+      config: { cache: true },
       schema: {
         tags: ['components'],
         summary: 'List components: one record per base text, variant value and plural form',
@@ -28,7 +30,7 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ components: Component
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
       const body = await components.listBody(workspaceId, revision, request.query, limits.filterIds);
-      // Already serialised: the response schema documents the shape, JSON.stringify writes it faster.
+      // Bytes already written: the response schema only documents them (why: docs/components.md, Performance).
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );

@@ -44,6 +44,8 @@ export const ListQuery = Type.Object({
   withTranslationState: WithTranslationStateQuery,
 });
 
+export type ListComponentsQuery = Static<typeof ListQuery>;
+
 export function componentSchemas(limits: Limits) {
   const c = contentSchemas(limits);
   const FolderId = Nullable(

@@ -1,8 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
-import type { Database, Executor } from '../../db/schema.js';
+import type { Database } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
-import type { RichTextMode } from '../../richtext/index.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { Change, PlannedWrite, WriteScope } from '../changes/index.js';
 import type { FoldersService } from '../folders/folders.service.js';
@@ -22,8 +21,6 @@ import {
   lookupsOfCreate,
   namesOfNewTexts,
   parseFilter,
-  plannedCreate,
-  plannedUpdates,
   pluralFormsOfRenameTargets,
   requireTexts,
   type TextsImport,
@@ -31,29 +28,24 @@ import {
   takenPluralIds,
   targetVariant,
   textChanges,
-  variantNotFoundMessage,
   wantedIds,
+  writeOfCreate,
+  writeOfUpdates,
 } from '../texts/index.js';
-import { newComponent, planCreate } from './components.create.js';
+import { checkNewComponents, newComponent } from './components.create.js';
 import { publishTextItem } from './components.publish.js';
 import type {
   ComponentUpdateInput,
   CreateComponentsInput,
+  ListComponentsQuery,
   NewComponentInput,
   PublishInput,
   UpdateComponentsInput,
 } from './components.schemas.js';
-import { componentNotFound, planUpdates } from './components.update.js';
+import { checkComponentUpdates, componentNotFound } from './components.update.js';
 
 const ROOT = 'root';
 const FILTER_KEYS: readonly FilterKey[] = ['folders', 'variants', 'statuses', 'tags', 'assignee', 'integrated'];
-
-export interface ListQuery {
-  filter?: string;
-  richText?: RichTextMode;
-  withEtag?: boolean;
-  withTranslationState?: boolean;
-}
 
 export interface ComponentsDeps extends TextsServiceDeps {
   folders: Pick<FoldersService, 'loadFolderTree'>;
@@ -61,14 +53,6 @@ export interface ComponentsDeps extends TextsServiceDeps {
 
 export function createComponentsService(deps: ComponentsDeps) {
   const { writes } = deps;
-
-  const writeContext = (
-    trx: Executor,
-    workspaceId: number,
-    userIds: ReadonlyMap<string, number>,
-    names: { variants: string[]; variables: string[] },
-    richText: boolean,
-  ) => loadWriteContext(deps, trx, workspaceId, userIds, names, richText);
 
   /** The create of a POST (or an import) inside the caller's transaction: checked whole, then inserted. */
   async function createIn(
@@ -80,13 +64,18 @@ export function createComponentsService(deps: ComponentsDeps) {
     const components = input.components;
     assertDistinctCreateIds(components, 'components');
     const names = namesOfNewTexts(components);
-    const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
+    const context = await loadWriteContext(deps, trx, {
+      workspaceId,
+      userIds,
+      names,
+      richText: input.richText === 'html',
+    });
     const tree = await deps.folders.loadFolderTree(trx, workspaceId);
     const existing = await loadExistingTexts(trx, workspaceId, 'component', wantedIds(components));
-    const plan = planCreate(components, context, tree, existing);
+    const plan = checkNewComponents(components, context, tree, existing);
     const created = await createTexts(trx, workspaceId, plan.map(newComponent), now());
     const folders = new Map(tree.folders.map((folder) => [folder.id, folder.developerId]));
-    return plannedCreate(created, lookupsOfCreate(context, { folders }));
+    return writeOfCreate(created, lookupsOfCreate(context, { folders }));
   }
 
   async function create(scope: WriteScope, input: CreateComponentsInput): Promise<string[]> {
@@ -107,27 +96,32 @@ export function createComponentsService(deps: ComponentsDeps) {
     input: UpdateComponentsInput,
     userIds: ReadonlyMap<string, number>,
   ): Promise<PlannedWrite<undefined>> {
-    const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
+    const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input);
     const ids = input.updates.map((u) => u.developerId);
     const entities = await loadTextsByDeveloperIds(trx, workspaceId, 'component', ids);
     const names = { variants: [], variables: input.updates.flatMap((u) => u.variables ?? []) };
-    const context = await writeContext(trx, workspaceId, userIds, names, input.richText === 'html');
+    const context = await loadWriteContext(deps, trx, {
+      workspaceId,
+      userIds,
+      names,
+      richText: input.richText === 'html',
+    });
     const movesToFolder = input.updates.some((u) => u.folderId != null && u.folderId !== ROOT);
     const tree = movesToFolder ? await deps.folders.loadFolderTree(trx, workspaceId) : null;
-    const existing = await takenPluralIds(trx, workspaceId, 'component', input.updates, variant);
+    const existing = await takenPluralIds(trx, workspaceId, { kind: 'component', updates: input.updates, variant });
     const forms = await pluralFormsOfRenameTargets(trx, workspaceId, 'component', input.updates);
-    const plans = planUpdates(
-      input.updates,
-      new Map(entities.map((e) => [e.developerId, e])),
+    const plans = checkComponentUpdates(input.updates, {
+      entities: new Map(entities.map((e) => [e.developerId, e])),
       variant,
       context,
       tree,
-      (id) => existing.has(id),
-      { formsOf: (id) => forms.get(id), ...(deps.maxTags !== undefined && { maxTags: deps.maxTags }) },
-    );
+      exists: (id) => existing.has(id),
+      formsOf: (id) => forms.get(id),
+      ...(deps.maxTags !== undefined && { maxTags: deps.maxTags }),
+    });
 
     const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);
-    return plannedUpdates(workspaceId, plans, variant, created, lookups);
+    return writeOfUpdates(workspaceId, { plans, variant, createdVariant: created, lookups });
   }
 
   /** `ifMatch`: the ETags the client read (`If-Match`); a component changed since is a 412. */
@@ -199,14 +193,19 @@ export function createComponentsService(deps: ComponentsDeps) {
     );
   }
 
-  const listQuery = (query: ListQuery, maxFilterIds: number) => ({
+  const listQuery = (query: ListComponentsQuery, maxFilterIds: number) => ({
     kind: 'component' as const,
     filter: parseFilter(query.filter, FILTER_KEYS, maxFilterIds),
     ...(query.withTranslationState && { translationState: true }),
   });
 
   /** GET /components: the records of the texts core's reader, as the bytes of a JSON array. */
-  async function list(workspaceId: number, revision: number, query: ListQuery, maxFilterIds: number): Promise<Buffer> {
+  async function list(
+    workspaceId: number,
+    revision: number,
+    query: ListComponentsQuery,
+    maxFilterIds: number,
+  ): Promise<Buffer> {
     const textQuery = listQuery(query, maxFilterIds);
     return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
   }
@@ -215,7 +214,7 @@ export function createComponentsService(deps: ComponentsDeps) {
   async function listBody(
     workspaceId: number,
     revision: number,
-    query: ListQuery,
+    query: ListComponentsQuery,
     maxFilterIds: number,
   ): Promise<Buffer | Readable> {
     const textQuery = listQuery(query, maxFilterIds);

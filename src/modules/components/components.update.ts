@@ -2,12 +2,10 @@ import { badRequest, notFound } from '../../http/errors.js';
 import type { FolderTree } from '../folders/folders.service.js';
 import {
   type Component,
+  checkTextUpdates,
   type PluralForm,
-  planUpdates as planContentUpdates,
-  type TextEntity,
   type UpdatePlan,
-  type VariantRef,
-  type WriteContext,
+  type UpdateSubjects,
 } from '../texts/index.js';
 import type { ComponentUpdateInput } from './components.schemas.js';
 
@@ -17,20 +15,24 @@ export const componentNotFound = (developerId: string) =>
   notFound(`Component with developer ID ${developerId} not found`);
 
 /** Checks a whole PATCH before anything is written; the first bad element is the error. */
-export function planUpdates(
+export function checkComponentUpdates(
   updates: readonly ComponentUpdateInput[],
-  entities: ReadonlyMap<string, TextEntity>,
-  variant: VariantRef | null,
-  context: WriteContext,
-  tree: FolderTree | null,
-  componentExists: (developerId: string) => boolean,
-  more: { formsOf?: (developerId: string) => ReadonlySet<PluralForm> | undefined; maxTags?: number } = {},
+  subjects: UpdateSubjects & {
+    /** The folder tree, when an update moves a component into a folder. */
+    tree: FolderTree | null;
+    /** Whether a component has the developer ID (plural-record collisions, renames). */
+    exists: (developerId: string) => boolean;
+    formsOf?: (developerId: string) => ReadonlySet<PluralForm> | undefined;
+    maxTags?: number;
+  },
 ): UpdatePlan[] {
-  return planContentUpdates(updates, entities, variant, context, {
+  const { tree, exists, formsOf, maxTags } = subjects;
+  return checkTextUpdates(updates, subjects, {
     notFound: componentNotFound,
     label: 'Component',
-    exists: componentExists,
-    ...more,
+    exists,
+    ...(formsOf && { formsOf }),
+    ...(maxTags !== undefined && { maxTags }),
     own: (u, entity, at) => {
       const name = u.name !== undefined && u.name !== (entity as Component).name ? { name: u.name } : {};
       if (u.folderId === undefined) return name;

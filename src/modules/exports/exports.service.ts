@@ -1,8 +1,6 @@
 import type { OpenSnapshot } from '../../db/snapshot.js';
 import { fileFormats } from '../../formats/index.js';
-import type { FormatName } from '../../formats/types.js';
 import { badRequest } from '../../http/errors.js';
-import type { RichTextMode } from '../../richtext/index.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import {
   type FilterKey,
@@ -16,22 +14,9 @@ import type { VariablesService } from '../variables/variables.service.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { documentHeader, exportEntries } from './exports.document.js';
 import { type ExportBody, fileChunks, renderFile } from './exports.file.js';
+import type { ExportQuery } from './exports.schemas.js';
 
 export type ExportKind = 'textItems' | 'components';
-
-export interface ExportQuery {
-  format: FormatName;
-  filter?: string;
-  sort?: 'id' | 'project_order';
-  richText?: RichTextMode;
-  variantId?: string;
-  variant?: string;
-  variableOrder?: 'default' | 'alphabetical';
-  excludeVariantMetadata?: boolean;
-  includeVariableSummary?: boolean;
-  /** `base`: a variant export fills texts without a value of the variant with their base text. */
-  fallback?: 'base';
-}
 
 export interface ExportsDeps {
   /** Opens the consistent read an export is made from, page by page. */

@@ -21,7 +21,7 @@ export interface PlannedFolder {
 }
 
 /** Checks the whole batch against the workspace before anything is written. */
-export function planCreate(tree: FolderTree, folders: readonly NewFolderInput[]): PlannedFolder[] {
+export function planNewFolders(tree: FolderTree, folders: readonly NewFolderInput[]): PlannedFolder[] {
   const existing = new Set(tree.folders.map((f) => f.developerId));
   // Generated ids avoid every id the request names explicitly, wherever it names it.
   const taken = new Set([...existing, ROOT_FOLDER_ID, ...folders.flatMap((f) => f.developerId ?? [])]);

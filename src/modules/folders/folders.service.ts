@@ -8,7 +8,7 @@ import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { Change, WritePath, WriteScope } from '../changes/index.js';
 import { changeOf, changesOf } from '../changes/index.js';
 import type { TextCascades } from '../texts/index.js';
-import { folderNotFound, type NewFolderInput, planCreate } from './folders.plan.js';
+import { folderNotFound, type NewFolderInput, planNewFolders } from './folders.plan.js';
 import * as repo from './folders.repository.js';
 import { buildFolderTree, type FolderRef, type FolderTree, toFolderRef } from './folders.tree.js';
 import { type FolderUpdateInput, planFolderUpdates } from './folders.update.js';
@@ -93,7 +93,7 @@ export function createFoldersService(deps: FoldersDeps) {
       try {
         return await writes.write(scope, async (trx) => {
           const tree = await loadFolderTree(trx, workspaceId);
-          const plan = planCreate(tree, folders);
+          const plan = planNewFolders(tree, folders);
           const createdAt = now();
           const newRowIds = new Map<string, number>();
           const changes: Change[] = [];

@@ -33,7 +33,7 @@ function findBase(existing: readonly ProjectRef[], developerId: string, path: st
  * explicit id that either kind already holds is a 409 naming which; generated ids avoid every id
  * of the workspace and every explicit id of the request (which are distinct: the service checked).
  */
-export function planCreate(
+export function planNewProjects(
   existing: readonly ProjectRef[],
   kind: NewContainer['kind'],
   inputs: readonly NewProjectInput[],
@@ -73,7 +73,10 @@ export interface PlannedUpdate {
  * Project updates in request order (developer IDs already distinct); an unknown project is a 404,
  * an unknown base a 400.
  */
-export function planUpdates(existing: readonly ProjectRef[], updates: readonly ProjectUpdate[]): PlannedUpdate[] {
+export function planProjectUpdates(
+  existing: readonly ProjectRef[],
+  updates: readonly ProjectUpdate[],
+): PlannedUpdate[] {
   const projects = new Map(existing.filter((c) => c.kind === 'project').map((c) => [c.developerId, c]));
   const held = new Map(existing.map((c) => [c.developerId, c]));
   const newIds = new Map<string, number>();

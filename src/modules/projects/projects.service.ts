@@ -20,7 +20,7 @@ import {
   resolveProjects,
 } from './projects.refs.js';
 import * as repo from './projects.repository.js';
-import { type NewProjectInput, type ProjectUpdate, planCreate, planUpdates } from './projects.rules.js';
+import { type NewProjectInput, type ProjectUpdate, planNewProjects, planProjectUpdates } from './projects.rules.js';
 
 export type { NewProjectInput, ProjectRef, ProjectUpdate };
 export {
@@ -91,7 +91,7 @@ export function createProjectsService(deps: ProjectsDeps) {
     try {
       return await writes.write(scope, async (trx) => {
         const existing = await listProjectRefs(trx, workspaceId);
-        const planned = planCreate(existing, kind, inputs);
+        const planned = planNewProjects(existing, kind, inputs);
         const ids = await repo.insertContainers(trx, workspaceId, planned, now());
         const developerIdOf = developerIdsOf(existing);
         const changes = changesOf(
@@ -185,7 +185,7 @@ export function createProjectsService(deps: ProjectsDeps) {
       );
       await writes.write(scope, async (trx) => {
         const all = await listProjectRefs(trx, workspaceId);
-        const plans = planUpdates(all, updates);
+        const plans = planProjectUpdates(all, updates);
         const developerIdOf = developerIdsOf(all);
         const changes: Change[] = [];
         for (const { project, after, newBaseId } of plans) {

@@ -37,7 +37,7 @@ export function createEntriesService(deps: { write: GuideWriter }) {
     deps.write(scope, work, 'Entry already exists in style guide');
 
   /** Resolves each create element's guide and section, and hands out developer IDs and positions. */
-  function planCreate<T extends Located & { sectionId: string }>(
+  function planNewEntries<T extends Located & { sectionId: string }>(
     guides: Guides,
     inputs: readonly T[],
     noun: EntryNoun,
@@ -128,7 +128,7 @@ export function createEntriesService(deps: { write: GuideWriter }) {
         onceEach(inputs, 'rules', 'Rule');
         const checks = inputs.map((input, i) => validCheck(input.check ?? null, `rules[${i}].check`));
         return write(scope, async (trx, guides) => {
-          const planned = planCreate(guides, inputs, 'Rule', 'rules', (input) => slugify(input.name));
+          const planned = planNewEntries(guides, inputs, 'Rule', 'rules', (input) => slugify(input.name));
           await entries.insertRules(
             trx,
             planned.map(({ input, developerId, position, styleguide_id, section_id }, i) => ({
@@ -172,7 +172,7 @@ export function createEntriesService(deps: { write: GuideWriter }) {
         onceEach(inputs, 'terms', 'Term');
         for (const [i, input] of inputs.entries()) checkTerm(input, `terms[${i}]`);
         return write(scope, async (trx, guides) => {
-          const planned = planCreate(guides, inputs, 'Term', 'terms', (input) => slugify(input.preferred));
+          const planned = planNewEntries(guides, inputs, 'Term', 'terms', (input) => slugify(input.preferred));
           await entries.insertTerms(
             trx,
             planned.map(({ input, developerId, position, styleguide_id, section_id }) => ({

@@ -3,9 +3,9 @@ import { slugify } from '../../shared/developer-id.js';
 import type { BlockRef } from '../blocks/blocks.service.js';
 import type { ProjectRef } from '../projects/projects.service.js';
 import {
+  checkNewTexts,
   type ExistingTexts,
   type PlannedContent,
-  planContents,
   storedText,
   type TextItem,
   type WriteContext,
@@ -55,7 +55,7 @@ export function slugOfFirstWords(text: string): string {
 }
 
 /** Checks the whole POST before anything is written; the first bad element is the error. */
-export function planCreate(
+export function checkNewTextItems(
   inputs: readonly NewTextItemInput[],
   context: WriteContext,
   target: CreateTarget,
@@ -67,7 +67,7 @@ export function planCreate(
     slugOf: (input: NewTextItemInput) => slugOfFirstWords(storedText(context, input.text).text),
     alreadyExists: textItemExists,
   };
-  return planContents(inputs, context, existing, rules, (input, at) => {
+  return checkNewTexts(inputs, context, existing, rules, (input, at) => {
     let blockId: number | null = null;
     if (input.blockId !== undefined && input.blockId !== null) {
       const block = target.blocks.get(input.blockId);

@@ -29,6 +29,8 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsSe
   app.get(
     '/textItems',
     {
+      // Wrapped by the HTTP cache (src/http/cache/index.ts): ETag, 304, kept bytes, one rendering per burst.
+      config: { cache: true },
       schema: {
         tags: ['textItems'],
         summary: 'List text items: one record per base text, variant value and plural form',
@@ -41,7 +43,7 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsSe
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
       const body = await textItems.listBody(workspaceId, revision, request.query, limits.filterIds);
-      // Already serialised: the response schema documents the shape, the bytes are written directly.
+      // Bytes already written: the response schema only documents them (why: docs/components.md, Performance).
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );

@@ -27,8 +27,6 @@ import {
   namesOfNewTexts,
   type PluralsUpdate,
   parseFilter,
-  plannedCreate,
-  plannedUpdates,
   pluralFormsOfRenameTargets,
   relinkTextItems,
   requireTexts,
@@ -42,11 +40,12 @@ import {
   type UpdatePlan,
   updateTextFields,
   type VariantRef,
-  variantNotFoundMessage,
   type WriteContext,
   wantedIds,
+  writeOfCreate,
+  writeOfUpdates,
 } from '../texts/index.js';
-import { type CreateTarget, newTextItem, planCreate } from './text-items.create.js';
+import { type CreateTarget, checkNewTextItems, newTextItem } from './text-items.create.js';
 import { type InstanceRef, listInstances, placeInstance } from './text-items.instances.js';
 import type {
   CreateTextItemsInput,
@@ -57,7 +56,7 @@ import type {
   TextItemUpdateInput,
   UpdateTextItemsInput,
 } from './text-items.schemas.js';
-import { planTextItemUpdates, textItemNotFound, translatePut, type UpdateTargets } from './text-items.update.js';
+import { checkTextItemUpdates, textItemNotFound, translatePut, type UpdateTargets } from './text-items.update.js';
 
 const FILTER_KEYS: readonly FilterKey[] = [
   'projects',
@@ -68,6 +67,19 @@ const FILTER_KEYS: readonly FilterKey[] = [
   'assignee',
   'integrated',
 ];
+
+/** One batch of updates, as PATCH, the translated PUT, an import or a restore gives it. */
+interface UpdateBatch {
+  /** The body's `variantId` (the variant the updates write), `forceVariantCreation` and `richText`. */
+  options: { variantId?: string; forceVariantCreation?: boolean; richText?: 'html' };
+  updates: readonly PluralsUpdate[];
+  /** The variable names the updates list (looked up once for the batch). */
+  variables: readonly string[];
+  /** Whether the updates may move items (another block or project): the end positions are then read. */
+  moves: boolean;
+  /** Checks every update against what was loaded: the first bad one is the error. */
+  check: (variant: VariantRef | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[];
+}
 
 export interface TextItemsDeps extends TextsServiceDeps {
   projects: Pick<ProjectsService, 'listProjectRefs' | 'resolveProjects' | 'resolveBases'>;
@@ -116,9 +128,14 @@ export function createTextItemsService(deps: TextItemsDeps) {
     assertDistinctCreateIds(items, 'textItems');
     const target = await createTarget(trx, workspaceId, input);
     const names = namesOfNewTexts(items);
-    const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
+    const context = await loadWriteContext(deps, trx, {
+      workspaceId,
+      userIds,
+      names,
+      richText: input.richText === 'html',
+    });
     const existing = await loadExistingTexts(trx, workspaceId, 'text_item', wantedIds(items));
-    const plan = planCreate(items, context, target, existing);
+    const plan = checkNewTextItems(items, context, target, existing);
     const position = await deps.blocks.nextItemPosition(trx, workspaceId, target.container.id);
     const planned = plan.map((p, i) => newTextItem(target.container.id, p, position + i));
     const created = await createTexts(trx, workspaceId, planned, now());
@@ -128,7 +145,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
       blocks: new Map([...blocks.values()].map((block) => [block.id, block.developerId])),
       texts: new Map([...baseItems].map(([developerId, id]) => [id, developerId])),
     });
-    return plannedCreate(created, lookups);
+    return writeOfCreate(created, lookups);
   }
 
   async function create(scope: WriteScope, input: CreateTextItemsInput): Promise<string[]> {
@@ -147,42 +164,34 @@ export function createTextItemsService(deps: TextItemsDeps) {
   }
 
   /** PATCH and the translated PUT: one transaction, every update checked before the first write. */
-  async function applyUpdates(
-    scope: WriteScope,
-    input: { variantId?: string; forceVariantCreation?: boolean; richText?: 'html' },
-    updates: readonly PluralsUpdate[],
-    variables: readonly string[],
-    moves: boolean,
-    plan: (variant: VariantRef | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
-    ifMatch: IfMatch = null,
-  ): Promise<void> {
+  async function applyUpdates(scope: WriteScope, batch: UpdateBatch, ifMatch: IfMatch = null): Promise<void> {
     const { workspaceId } = scope;
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
     await writes.write(scope, async (trx) => {
-      const developerIds = updates.map((u) => u.developerId);
+      const developerIds = batch.updates.map((u) => u.developerId);
       await assertIfMatch(trx, workspaceId, 'text_item', developerIds, ifMatch);
-      return updatesIn(trx, workspaceId, input, updates, variables, moves, plan, userIds);
+      return updatesIn(trx, { workspaceId, userIds, batch });
     });
   }
 
   /** The updates of a PATCH, PUT or import inside the caller's transaction: all checked, then the plan to apply. */
   async function updatesIn(
     trx: Transaction<Database>,
-    workspaceId: number,
-    input: { variantId?: string; forceVariantCreation?: boolean; richText?: 'html' },
-    updates: readonly PluralsUpdate[],
-    variables: readonly string[],
-    moves: boolean,
-    plan: (variant: VariantRef | null, context: WriteContext, targets: UpdateTargets) => UpdatePlan[],
-    userIds: ReadonlyMap<string, number>,
+    { workspaceId, userIds, batch }: { workspaceId: number; userIds: ReadonlyMap<string, number>; batch: UpdateBatch },
   ): Promise<PlannedWrite<undefined>> {
-    const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, input, variantNotFoundMessage);
+    const { options, updates, variables, moves } = batch;
+    const { variant, created } = await targetVariant(deps.variants, trx, workspaceId, options);
     const developerIds = updates.map((u) => u.developerId);
     const items = await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', developerIds);
     // An instance as it shows: a variant value it gains starts from the text it shows.
     const entities = await showInstances(trx, workspaceId, items);
     const names = { variants: [], variables };
-    const context = await loadWriteContext(deps, trx, workspaceId, userIds, names, input.richText === 'html');
+    const context = await loadWriteContext(deps, trx, {
+      workspaceId,
+      userIds,
+      names,
+      richText: options.richText === 'html',
+    });
     // Moves to other projects: every container, and the blocks of the projects moved to.
     const moving = updates.some((u) => (u as { projectId?: string }).projectId !== undefined);
     const containers = moving ? await deps.projects.listProjectRefs(trx, workspaceId) : [];
@@ -195,7 +204,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const projectIds = [...new Set([...entities.map(({ entity }) => entity.projectId), ...targetIds])];
     const blocks = await deps.blocks.loadBlocks(trx, workspaceId, projectIds);
     const byKey = new Map([...blocks.values()].map((b) => [`${b.projectId}:${b.developerId}`, b]));
-    const existing = await takenPluralIds(trx, workspaceId, 'text_item', updates, variant);
+    const existing = await takenPluralIds(trx, workspaceId, { kind: 'text_item', updates, variant });
     const forms = await pluralFormsOfRenameTargets(trx, workspaceId, 'text_item', updates);
     const positions = new Map<number, number>();
     if (moves) {
@@ -203,7 +212,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
         positions.set(projectId, await deps.blocks.nextItemPosition(trx, workspaceId, projectId));
       }
     }
-    const plans = plan(variant, context, {
+    const plans = batch.check(variant, context, {
       entities: new Map(entities.map(({ entity }) => [entity.developerId, entity])),
       blockOf: (projectId, developerId) => byKey.get(`${projectId}:${developerId}`),
       projectOf: (developerId) => containerByDeveloperId.get(developerId),
@@ -225,7 +234,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
       workspaceId,
       entities.map(({ entity }) => entity),
     );
-    return plannedUpdates(workspaceId, plans, variant, created, lookups);
+    return writeOfUpdates(workspaceId, { plans, variant, createdVariant: created, lookups });
   }
 
   /** An import's writes of text items, by the routes' own rules but with no batch limit (see `importTexts`). */
@@ -241,16 +250,17 @@ export function createTextItemsService(deps: TextItemsDeps) {
       (textItems, richText) =>
         createIn(trx, workspaceId, { projectId: input.projectId, textItems, ...richText }, userIds),
       (updates, options) =>
-        updatesIn(
-          trx,
+        updatesIn(trx, {
           workspaceId,
-          options,
-          updates,
-          updates.flatMap((u) => u.variables ?? []),
-          false,
-          (variant, context, targets) => planTextItemUpdates(updates, variant, context, targets),
           userIds,
-        ),
+          batch: {
+            options,
+            updates,
+            variables: updates.flatMap((u) => u.variables ?? []),
+            moves: false,
+            check: (variant, context, targets) => checkTextItemUpdates(updates, { variant, context, targets }),
+          },
+        }),
     );
   }
 
@@ -258,19 +268,27 @@ export function createTextItemsService(deps: TextItemsDeps) {
   const update = (scope: WriteScope, input: UpdateTextItemsInput, ifMatch: IfMatch = null) =>
     applyUpdates(
       scope,
-      input,
-      input.updates,
-      input.updates.flatMap((u) => u.variables ?? []),
-      input.updates.some((u) => u.blockId !== undefined || u.projectId !== undefined),
-      (variant, context, targets) => planTextItemUpdates(input.updates, variant, context, targets),
+      {
+        options: input,
+        updates: input.updates,
+        variables: input.updates.flatMap((u) => u.variables ?? []),
+        moves: input.updates.some((u) => u.blockId !== undefined || u.projectId !== undefined),
+        check: (variant, context, targets) => checkTextItemUpdates(input.updates, { variant, context, targets }),
+      },
       ifMatch,
     );
 
   /** The deprecated PUT: its updates become PATCH updates, its plural operations whole lists. */
   const put = (scope: WriteScope, input: PutTextItemsInput) =>
-    applyUpdates(scope, input, input.updates, [], false, (variant, context, targets) => {
-      const { updates, deferred } = translatePut(input.updates, targets.entities, variant, context);
-      return planTextItemUpdates(updates, variant, context, targets, deferred);
+    applyUpdates(scope, {
+      options: input,
+      updates: input.updates,
+      variables: [],
+      moves: false,
+      check: (variant, context, targets) => {
+        const { updates, deferred } = translatePut(input.updates, targets.entities, variant, context);
+        return checkTextItemUpdates(updates, { variant, context, targets, deferred });
+      },
     });
 
   /** Deletes text items, all or none; items deriving from a deleted base item lose the link. */
@@ -378,16 +396,17 @@ export function createTextItemsService(deps: TextItemsDeps) {
     input: UpdateTextItemsInput,
     userIds: ReadonlyMap<string, number>,
   ) =>
-    updatesIn(
-      trx,
+    updatesIn(trx, {
       workspaceId,
-      input,
-      input.updates,
-      input.updates.flatMap((u) => u.variables ?? []),
-      input.updates.some((u) => u.blockId !== undefined),
-      (variant, context, targets) => planTextItemUpdates(input.updates, variant, context, targets),
       userIds,
-    );
+      batch: {
+        options: input,
+        updates: input.updates,
+        variables: input.updates.flatMap((u) => u.variables ?? []),
+        moves: input.updates.some((u) => u.blockId !== undefined),
+        check: (variant, context, targets) => checkTextItemUpdates(input.updates, { variant, context, targets }),
+      },
+    });
 
   /** Links detached text items to their components again (a restore undoing a detach), all or none. */
   async function relink(scope: WriteScope, links: readonly { developerId: string; componentId: string }[]) {

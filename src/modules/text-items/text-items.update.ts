@@ -3,9 +3,9 @@ import type { BlockRef } from '../blocks/blocks.service.js';
 import { type ProjectRef, projectNotFound } from '../projects/projects.service.js';
 import {
   type ContentUpdateInput,
+  checkTextUpdates,
   type PluralForm,
   type PluralInput,
-  planUpdates,
   storedText,
   type TextFieldChanges,
   type TextItem,
@@ -48,45 +48,57 @@ export interface UpdateTargets {
  * plurals are its component's: changing them is a 400 naming the component. An item moved to
  * another block (or out of blocks) goes to the end of the project's custom order.
  */
-export function planTextItemUpdates(
+export function checkTextItemUpdates(
   updates: readonly TextItemUpdate[],
-  variant: VariantRef | null,
-  context: WriteContext,
-  targets: UpdateTargets,
-  deferred: ReadonlyMap<TextItemUpdate, AppError> = new Map(),
+  {
+    variant,
+    context,
+    targets,
+    deferred = new Map(),
+  }: {
+    variant: VariantRef | null;
+    context: WriteContext;
+    targets: UpdateTargets;
+    /** Errors found earlier (the PUT's plural operations), reported at their element's turn. */
+    deferred?: ReadonlyMap<TextItemUpdate, AppError>;
+  },
 ): UpdatePlan[] {
-  return planUpdates(updates, targets.entities, variant, context, {
-    notFound: textItemNotFound,
-    label: 'Text item',
-    exists: targets.exists,
-    ...(targets.formsOf && { formsOf: targets.formsOf }),
-    ...(targets.maxTags !== undefined && { maxTags: targets.maxTags }),
-    check: (u, entity, at) => {
-      const { componentId } = entity as TextItem;
-      if (componentId !== null && (u.text !== undefined || u.plurals !== undefined)) {
-        const component = targets.componentIds.get(componentId) ?? String(componentId);
-        throw badRequest(
-          `${at}: text item ${u.developerId} is a linked instance of component ${component}; its text and plurals are the component's (PATCH /v2/components)`,
-        );
-      }
-      const error = deferred.get(u);
-      if (error) throw error;
+  return checkTextUpdates(
+    updates,
+    { entities: targets.entities, variant, context },
+    {
+      notFound: textItemNotFound,
+      label: 'Text item',
+      exists: targets.exists,
+      ...(targets.formsOf && { formsOf: targets.formsOf }),
+      ...(targets.maxTags !== undefined && { maxTags: targets.maxTags }),
+      check: (u, entity, at) => {
+        const { componentId } = entity as TextItem;
+        if (componentId !== null && (u.text !== undefined || u.plurals !== undefined)) {
+          const component = targets.componentIds.get(componentId) ?? String(componentId);
+          throw badRequest(
+            `${at}: text item ${u.developerId} is a linked instance of component ${component}; its text and plurals are the component's (PATCH /v2/components)`,
+          );
+        }
+        const error = deferred.get(u);
+        if (error) throw error;
+      },
+      own: (u, entity, at): TextFieldChanges => {
+        const moved = u.projectId === undefined ? null : toProject(u, entity as TextItem, targets, at);
+        if (moved) return moved;
+        if (u.blockId === undefined) return {};
+        const { projectId } = entity as TextItem;
+        let blockId: number | null = null;
+        if (u.blockId !== null) {
+          const block = targets.blockOf(projectId, u.blockId);
+          if (!block) throw badRequest(`${at}.blockId: Block id not found: ${u.blockId}`);
+          blockId = block.id;
+        }
+        if (blockId === (entity as TextItem).blockId) return {};
+        return { blockId, position: targets.takePosition(projectId) };
+      },
     },
-    own: (u, entity, at): TextFieldChanges => {
-      const moved = u.projectId === undefined ? null : toProject(u, entity as TextItem, targets, at);
-      if (moved) return moved;
-      if (u.blockId === undefined) return {};
-      const { projectId } = entity as TextItem;
-      let blockId: number | null = null;
-      if (u.blockId !== null) {
-        const block = targets.blockOf(projectId, u.blockId);
-        if (!block) throw badRequest(`${at}.blockId: Block id not found: ${u.blockId}`);
-        blockId = block.id;
-      }
-      if (blockId === (entity as TextItem).blockId) return {};
-      return { blockId, position: targets.takePosition(projectId) };
-    },
-  });
+  );
 }
 
 /**
@@ -167,7 +179,7 @@ function mergePlurals(
 
 /**
  * The deprecated PUT's updates as PATCH updates. Errors of the plural operations are deferred to
- * their element's turn in `planTextItemUpdates`, so the first bad element is still the one reported.
+ * their element's turn in `checkTextItemUpdates`, so the first bad element is still the one reported.
  */
 export function translatePut(
   updates: readonly PutTextItemInput[],

@@ -113,7 +113,7 @@ function assignDeveloperIds<I extends NewContentInput>(
  * request's ids are distinct (`assertDistinctCreateIds`). Per element: a developer ID that exists (409), then the kind's own fields (`own`, whose
  * answer is added to the planned text), then the content fields, then plural-record collisions.
  */
-export function planContents<I extends NewContentInput, T extends object>(
+export function checkNewTexts<I extends NewContentInput, T extends object>(
   inputs: readonly I[],
   context: WriteContext,
   existing: ExistingTexts,

@@ -3,12 +3,12 @@ import { AppError } from '../../http/errors.js';
 import type { TextKind } from './texts.types.js';
 
 /**
- * A text's ETag: its row id and the workspace revision of its last change. Every change of the
+ * A text's ETag (`withEtag`, `If-Match`), not a response's (`responseEtag`, src/http/cache): its row id and the workspace revision of its last change. Every change of the
  * text (base fields, a variant value, its variables, a cascade) goes through
  * `texts.repository.updateTexts(Each)`, which stamps the revision, so a changed text never keeps its
  * ETag; a deleted and recreated text has a new row id.
  */
-export function etagOf(id: number, revision: number): string {
+export function textEtag(id: number, revision: number): string {
   return `"${id.toString(36)}.${revision.toString(36)}"`;
 }
 
@@ -43,7 +43,7 @@ export async function assertIfMatch(
     .where('kind', '=', kind)
     .where('developer_id', 'in', [...developerIds])
     .execute();
-  const current = new Map(rows.map((r) => [r.developer_id, etagOf(r.id, Number(r.revision))]));
+  const current = new Map(rows.map((r) => [r.developer_id, textEtag(r.id, Number(r.revision))]));
   developerIds.forEach((developerId, index) => {
     const etag = current.get(developerId);
     if (etag !== undefined && !expected.has(etag)) {

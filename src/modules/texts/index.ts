@@ -5,7 +5,7 @@
  *
  * - Reads: one reader for both kinds (`createTextsReader`): GET /components, GET /textItems, the
  *   exports, the v0/v1 API and the Swift driver select through it.
- * - Writes of components and text items: planning (`planContents`, `planUpdates`), storage
+ * - Writes of components and text items: planning (`checkNewTexts`, `checkTextUpdates`), storage
  *   (`createTexts`, `applyUpdatePlans`, the loaders below) and the change log's fields
  *   (`textChanges`), run inside the caller's `writes.write`.
  * - Other modules' writes change texts only through `TextCascades` and `textPositions`.
@@ -15,25 +15,27 @@
 
 // Writes of components and text items.
 export {
+  loadWriteContext,
   type PluralInput,
   pluralCollision,
   pluralFormsOf,
   storedText,
   variantNotFoundMessage,
   type WriteContext,
+  type WriteContextDeps,
 } from './content.js';
-export { loadWriteContext, type WriteContextDeps } from './context.js';
+
 export {
   assertDistinctCreateIds,
   carriedContent,
+  checkNewTexts,
   createTexts,
   type ExistingTexts,
   loadExistingTexts,
   type PlannedContent,
-  planContents,
   wantedIds,
 } from './create.js';
-export { assertIfMatch, etagOf, type IfMatch, parseIfMatch } from './etags.js';
+export { assertIfMatch, type IfMatch, parseIfMatch, textEtag } from './etags.js';
 export { type FilterKey, type ParsedFilter, parseFilter } from './filter.parse.js';
 export { detachInstances, detachTextItems, relinkTextItems, showInstances } from './instances.js';
 export { inCldrOrder, isPluralForm, PLURAL_FORMS, splitPluralRecordId } from './plurals.js';
@@ -74,9 +76,10 @@ export * from './texts.types.js';
 export {
   applyUpdatePlans,
   type ContentUpdateInput,
-  planUpdates,
+  checkTextUpdates,
   targetVariant,
   type UpdatePlan,
+  type UpdateSubjects,
   updatedEntity,
 } from './update.js';
 // Steps both services' writes take (what differs is the kind and its containers).

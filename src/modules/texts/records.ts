@@ -1,6 +1,6 @@
 import { type RichTextMode, richTextOf } from '../../richtext/index.js';
 import { usedVariables } from '../../text/placeholders.js';
-import { etagOf } from './etags.js';
+import { textEtag } from './etags.js';
 import { inCldrOrder, pluralRecordId } from './plurals.js';
 import {
   type OwnerSelection,
@@ -89,7 +89,7 @@ function ownerJson(
   const assignee = owner.assigneeId === null ? null : (context.emails.get(owner.assigneeId) ?? null);
   const middle = `"notes":${str(owner.notes)},"characterLimit":${owner.characterLimit},"tags":${str(entity.tags)},"integrated":${entity.integrated}`;
   const tail = `"variantId":${str(variantId)}`;
-  const etag = context.etags ? `"etag":${str(etagOf(entity.id, entity.revision ?? 0))},` : '';
+  const etag = context.etags ? `"etag":${str(textEtag(entity.id, entity.revision ?? 0))},` : '';
   const state = context.translationStates ? translationJson(entity, owner, variantId, context) : '';
   const end = `${extra && `${extra},`}${etag}"status":${str(owner.status)},"assignee":${str(assignee)}${state}}`;
   return ownerSources(entity.developerId, owner, variantId)

@@ -12,6 +12,7 @@ import {
   storedPlurals,
   storedText,
   variableIds,
+  variantNotFoundMessage,
   type WriteContext,
 } from './content.js';
 import { textColumns, variantValueRow } from './entities.js';
@@ -114,15 +115,22 @@ function freshVariantValue(context: WriteContext, entity: TextEntity, variant: V
   };
 }
 
+/** What a batch of updates is checked against: the texts it names, the variant it writes, the workspace. */
+export interface UpdateSubjects {
+  /** The texts by developer ID. */
+  entities: ReadonlyMap<string, TextEntity>;
+  /** The body's `variantId`, or null for the base text. */
+  variant: VariantRef | null;
+  context: WriteContext;
+}
+
 /**
  * Checks a whole PATCH before anything is written; the first bad element is the error. Per
  * element: repeated developer ID (400), unknown text (404), the kind's checks, the fields.
  */
-export function planUpdates<U extends ContentUpdateInput>(
+export function checkTextUpdates<U extends ContentUpdateInput>(
   updates: readonly U[],
-  entities: ReadonlyMap<string, TextEntity>,
-  variant: VariantRef | null,
-  context: WriteContext,
+  { entities, variant, context }: UpdateSubjects,
   rules: UpdateRules<U>,
 ): UpdatePlan[] {
   const seen = new Set<string>();
@@ -258,12 +266,11 @@ export async function targetVariant(
   trx: Executor,
   workspaceId: number,
   input: { variantId?: string; forceVariantCreation?: boolean },
-  notFoundMessage: (developerId: string) => string,
 ): Promise<{ variant: VariantRef | null; created: Change | null }> {
   if (input.variantId === undefined) return { variant: null, created: null };
   const found = (await deps.resolveVariants(trx, workspaceId, [input.variantId])).get(input.variantId);
   if (found) return { variant: found, created: null };
-  if (!input.forceVariantCreation) throw badRequest(notFoundMessage(input.variantId));
+  if (!input.forceVariantCreation) throw badRequest(variantNotFoundMessage(input.variantId));
   const { variant, change } = await deps.ensureVariant(trx, workspaceId, input.variantId);
   return { variant, created: change };
 }

@@ -4,8 +4,8 @@ import type { Database, Executor } from '../../db/schema.js';
 import { conflict } from '../../http/errors.js';
 import { appendAll } from '../../shared/arrays.js';
 import type { Change, PlannedWrite, WritePath } from '../changes/index.js';
+import type { WriteContextDeps } from './content.js';
 import { pluralFormsOf } from './content.js';
-import type { WriteContextDeps } from './context.js';
 import { PLURAL_FORMS, splitPluralRecordId } from './plurals.js';
 import type { TextCascades } from './texts.cascades.js';
 import type { FieldLookups } from './texts.fields.js';
@@ -33,7 +33,7 @@ export interface TextsServiceDeps extends WriteContextDeps {
 }
 
 /** A create as the write path takes it: the change of each new text; its result, the developer IDs. */
-export function plannedCreate(created: readonly TextEntity[], lookups: FieldLookups): PlannedWrite<string[]> {
+export function writeOfCreate(created: readonly TextEntity[], lookups: FieldLookups): PlannedWrite<string[]> {
   return {
     changes: created.flatMap((entity) => textChanges(null, entity, lookups)),
     result: created.map((entity) => entity.developerId),
@@ -78,14 +78,12 @@ export interface PluralsUpdate {
 /**
  * Which `<id>_<form>` developer IDs exist already: plural forms an update adds may not take them.
  * Only an update that sets plurals can add forms, or any update of a variant value (a text that
- * lacks the value gains it, with the base's plurals): `planUpdates` asks about no other.
+ * lacks the value gains it, with the base's plurals): `checkTextUpdates` asks about no other.
  */
 export function takenPluralIds(
   trx: Executor,
   workspaceId: number,
-  kind: TextKind,
-  updates: readonly PluralsUpdate[],
-  variant: VariantRef | null,
+  { kind, updates, variant }: { kind: TextKind; updates: readonly PluralsUpdate[]; variant: VariantRef | null },
 ): Promise<Set<string>> {
   const adding = variant ? updates : updates.filter((u) => u.plurals !== undefined);
   // A new developer ID must be free, and so must the plural records it brings.
@@ -119,12 +117,20 @@ export async function pluralFormsOfRenameTargets(
 }
 
 /** A checked batch of updates as the write path takes it: the change of each text (after the variant created for it, if any) and how to store them. */
-export function plannedUpdates(
+export function writeOfUpdates(
   workspaceId: number,
-  plans: UpdatePlan[],
-  variant: VariantRef | null,
-  createdVariant: Change | null,
-  lookups: FieldLookups,
+  {
+    plans,
+    variant,
+    createdVariant,
+    lookups,
+  }: {
+    plans: UpdatePlan[];
+    variant: VariantRef | null;
+    /** The change of the variant the request created (`forceVariantCreation`), if it did. */
+    createdVariant: Change | null;
+    lookups: FieldLookups;
+  },
 ): PlannedWrite<undefined> {
   const changes = [
     ...(createdVariant ? [createdVariant] : []),

@@ -36,7 +36,7 @@ export interface UpdatePlan {
  * Checks a PATCH /variants batch against the workspace's variants as they are, and answers the
  * changes per row. Uniqueness is judged on the state after the whole batch, so swaps are fine.
  */
-export function planUpdates(existing: readonly VariantRow[], updates: readonly VariantUpdate[]): UpdatePlan[] {
+export function planVariantUpdates(existing: readonly VariantRow[], updates: readonly VariantUpdate[]): UpdatePlan[] {
   const newIds = updates.flatMap((u) => (u.newDeveloperId === undefined ? [] : [u.newDeveloperId]));
   const duplicateNewIds = repeated(newIds);
   if (duplicateNewIds.length > 0) {

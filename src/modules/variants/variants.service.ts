@@ -20,7 +20,7 @@ import {
   variantIdentity,
 } from './variants.records.js';
 import * as repo from './variants.repository.js';
-import { planUpdates, RESERVED_VARIANT_IDS, type VariantUpdate } from './variants.rules.js';
+import { planVariantUpdates, RESERVED_VARIANT_IDS, type VariantUpdate } from './variants.rules.js';
 import type { Variant } from './variants.types.js';
 
 type VariantRow = repo.VariantRow;
@@ -135,7 +135,7 @@ export function createVariantsService(deps: VariantsDeps) {
     async update(scope: WriteScope, updates: readonly VariantUpdate[]): Promise<void> {
       const { workspaceId } = scope;
       await writes.write(scope, async (trx) => {
-        const plans = planUpdates(await repo.listVariants(trx, workspaceId), updates);
+        const plans = planVariantUpdates(await repo.listVariants(trx, workspaceId), updates);
         const changes = changesOf(
           plans.map(({ row, changes }) => {
             const after = updatedRow(row, changes);
