@@ -20,7 +20,7 @@ import { createRequire } from 'node:module';
 type Serializer = (data: unknown) => string;
 type RouteCompiler = (route: { schema: unknown; [other: string]: unknown }) => Serializer;
 type Factory = (externalSchemas: unknown, serializerOptions: unknown) => RouteCompiler;
-type Selector = (() => Factory) & Record<string, unknown>;
+type Selector = (() => Factory) & Record<string | symbol, unknown>;
 
 const installed = Symbol.for('copydesk.test.serializerCache');
 const compiled = new Map<string, Serializer>();
