@@ -1,11 +1,14 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll } from 'vitest';
+import { afterAll, inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { type Services, servicesFor } from '../../src/services.js';
 import { migratedTestDatabaseConfig } from './database.js';
+import { installSerializerCache } from './serializers.js';
+
+installSerializerCache();
 
 export interface TestContext {
   app: App;
@@ -16,16 +19,19 @@ export interface TestContext {
 
 /**
  * A real app on a real database, closed after the file's tests. Rate limiting (keyed and keyless) is off unless a
- * test asks for it. On SQLite the file's database is a copy of an already migrated one.
+ * test asks for it. On SQLite the file's database is a copy of an already migrated one; on PostgreSQL it is the
+ * database the global setup migrated. Neither is migrated again (a check of every migration, dozens of queries);
+ * a database the test names itself, or a run without that setup (`sqliteTemplate` not provided), is.
  */
 export async function setupApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+  const alreadyMigrated = overrides.database === undefined && inject('sqliteTemplate') !== undefined;
   const databaseConfig = overrides.database ?? migratedTestDatabaseConfig();
   const config = loadConfig(
     {},
     { database: databaseConfig, rateLimitPerMinute: 0, rateLimitKeylessPerMinute: 0, ...overrides },
   );
   const database = openDatabase(config.database);
-  await migrateToLatest(database.db);
+  if (!alreadyMigrated) await migrateToLatest(database.db);
   const services = servicesFor(config, database);
   const app = await buildApp({ config, database, services, logger: false });
   await app.ready();
