@@ -4,9 +4,10 @@
  */
 import { normalize } from '../richtext/normalize.js';
 import { tokenize } from '../richtext/tokenize.js';
-import { splitTemplate, usedVariables } from '../text/placeholders.js';
-import { androidValue, type ValuePiece } from './shared/android-value.js';
+import { splitTemplate } from '../text/placeholders.js';
+import { androidValue, plainAndroidValue, type ValuePiece, xliffArgument } from './shared/android-value.js';
 import { pluralForms } from './shared/plurals.js';
+import { placeholderNames, usesKnown } from './shared/template.js';
 import { orderVariables, variableExample } from './shared/variables.js';
 import { variantCommentTexts } from './shared/variant-comments.js';
 import { xmlAttribute, xmlComment } from './shared/xml.js';
@@ -38,19 +39,37 @@ export const androidFormat: FileFormat = {
         // A plural record keeps its primary text as a <string> of the same name (as the original
         // does, so `R.string.<name>` still resolves); it is numbered like any other string.
         const own = args.of(entry.variables, entry.text);
-        const primary = piecesOf(entry.text, rich ? entry.richText : null, own);
-        const formatted = primary.some((piece) => piece.kind === 'variable');
+        const primaryRich = rich ? entry.richText : null;
+        let value: string;
+        let formatted: boolean;
+        if (primaryRich === null) {
+          // Plain text (the usual case): written straight from the text, without pieces.
+          formatted = usesKnown(entry.text, own.known);
+          value = plainAndroidValue(entry.text, own.known, own.xliff, formatted);
+        } else {
+          const primary = piecesOf(entry.text, primaryRich, own);
+          formatted = primary.some((piece) => piece.kind === 'variable');
+          value = androidValue(primary, formatted);
+        }
         const attributes = !formatted && hasTwoPercents(entry.text) ? `${names} formatted="false"` : names;
-        out += `  <string ${attributes}>${androidValue(primary, formatted)}</string>\n`;
+        out += `  <string ${attributes}>${value}</string>\n`;
         if (entry.plurals.length === 0) return out;
         const all = args.of(entry.variables, null);
-        const forms = pluralForms(entry, document.locale).map((form) => ({
+        const cases = pluralForms(entry, document.locale);
+        out += `  <plurals ${names}>\n`;
+        if (!rich || cases.every((form) => form.richText === null)) {
+          // `getQuantityString(id, n, args)` formats every item once the record has arguments.
+          const pluralFormatted = cases.some((form) => usesKnown(form.text, all.known));
+          for (const form of cases) {
+            out += `    <item quantity="${form.form}">${plainAndroidValue(form.text, all.known, all.xliff, pluralFormatted)}</item>\n`;
+          }
+          return `${out}  </plurals>\n`;
+        }
+        const forms = cases.map((form) => ({
           form: form.form,
           pieces: piecesOf(form.text, rich ? form.richText : null, all),
         }));
-        // `getQuantityString(id, n, args)` formats every item once the record has arguments.
         const pluralFormatted = forms.some((form) => form.pieces.some((piece) => piece.kind === 'variable'));
-        out += `  <plurals ${names}>\n`;
         for (const form of forms) {
           out += `    <item quantity="${form.form}">${androidValue(form.pieces, pluralFormatted)}</item>\n`;
         }
@@ -89,9 +108,11 @@ function resourceName(base: string, taken: Set<string>): string {
 interface Arguments {
   byName: Map<string, Argument>;
   known: Set<string>;
+  /** The `<xliff:g>` of each argument, written once per file. */
+  xliff: (name: string) => string;
 }
 
-const NO_ARGUMENTS: Arguments = { byName: new Map(), known: new Set() };
+const NO_ARGUMENTS: Arguments = { byName: new Map(), known: new Set(), xliff: () => '' };
 
 /**
  * Variables numbered from 1 in `variableOrder`, every one a string argument (`%1$s`), numbers
@@ -102,7 +123,7 @@ const NO_ARGUMENTS: Arguments = { byName: new Map(), known: new Set() };
 function argumentMaps(document: DocumentHeader) {
   const made = new Map<string, Arguments>();
   const make = (ordered: readonly ExportVariable[]): Arguments => {
-    const key = ordered.map((variable) => variable.name).join(',');
+    const key = namesKey(ordered);
     let found = made.get(key);
     if (found === undefined) {
       const byName = new Map(
@@ -111,26 +132,44 @@ function argumentMaps(document: DocumentHeader) {
           { spec: `%${index + 1}$s`, example: variableExample(variable) },
         ]),
       );
-      found = { byName, known: new Set(byName.keys()) };
+      const written = new Map(
+        [...byName].map(([name, argument]) => [name, xliffArgument(name, argument.example, argument.spec)]),
+      );
+      found = { byName, known: new Set(byName.keys()), xliff: (name) => written.get(name) as string };
       made.set(key, found);
     }
     return found;
   };
+  // The entries' variables in `variableOrder`, by their names as listed: the same few lists recur.
+  const orderedLists = new Map<string, ExportVariable[]>();
+  const inOrder = (variables: readonly ExportVariable[]): ExportVariable[] => {
+    const key = namesKey(variables);
+    let ordered = orderedLists.get(key);
+    if (ordered === undefined) {
+      ordered = orderVariables(variables, document.options.variableOrder);
+      orderedLists.set(key, ordered);
+    }
+    return ordered;
+  };
   return {
     of(variables: readonly ExportVariable[], text: string | null): Arguments {
       if (variables.length === 0) return NO_ARGUMENTS;
-      const ordered = orderVariables(variables, document.options.variableOrder);
+      const ordered = inOrder(variables);
       if (text === null) return make(ordered);
-      const used = new Set(
-        usedVariables(
-          [text],
-          ordered.map((variable) => variable.name),
-        ),
-      );
-      return used.size === 0 ? NO_ARGUMENTS : make(ordered.filter((variable) => used.has(variable.name)));
+      const used = new Set<string>();
+      placeholderNames(text, used);
+      if (used.size === 0) return NO_ARGUMENTS;
+      const usedOrdered = ordered.filter((variable) => used.has(variable.name));
+      return usedOrdered.length === 0 ? NO_ARGUMENTS : make(usedOrdered);
     },
   };
 }
+
+const namesKey = (variables: readonly ExportVariable[]) => {
+  let key = '';
+  for (const variable of variables) key += `${variable.name},`;
+  return key;
+};
 
 /** Plain text, or stored markup read into runs when rich text is exported. */
 function piecesOf(text: string, richText: string | null, args: Arguments): ValuePiece[] {

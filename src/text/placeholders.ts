@@ -31,6 +31,20 @@ export function findPlaceholders(text: string): Placeholder[] {
 }
 
 /**
+ * Calls `visit` with each well-formed placeholder in text order, without building a list: the
+ * exporters' per-text path. `visit` may itself scan other texts.
+ */
+export function eachPlaceholder(text: string, visit: (name: string, start: number, end: number) => void): void {
+  if (!text.includes('{{')) return;
+  PLACEHOLDER.lastIndex = 0;
+  for (let match = PLACEHOLDER.exec(text); match !== null; match = PLACEHOLDER.exec(text)) {
+    const next = PLACEHOLDER.lastIndex;
+    visit(match[1]!, match.index, next);
+    PLACEHOLDER.lastIndex = next;
+  }
+}
+
+/**
  * The listed variables that any of the texts uses, in the order of `listed` and without
  * duplicates: the `variableIds` of a record.
  */

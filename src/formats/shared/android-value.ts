@@ -3,6 +3,7 @@
  * see docs/formats/android.md for the rules and where they come from.
  */
 import { EM, STRIKE, STRONG, SUB, SUP, UNDERLINE } from '../../richtext/marks.js';
+import { type KnownNames, renderKnown } from './template.js';
 import { xmlAttribute } from './xml.js';
 
 /** Literal text or a variable, with the rich-text marks (bits of richtext/marks.ts) it carries. */
@@ -35,12 +36,49 @@ const ESCAPES: Readonly<Record<string, string>> = {
  * use aapt2's `\uXXXX`; `%` doubles when the string is a format string.
  */
 function escapeLiteral(text: string, formatted: boolean): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped
-  return text.replace(/[\\'"\n\t&<%\u0000-\u0008\u000b-\u001f\ufffe\uffff]/g, (char) => {
+  if (!LITERAL_SPECIAL.test(text)) return text;
+  return text.replace(LITERAL_SPECIALS, (char) => {
     if (char === '%') return formatted ? '%%' : '%';
     return ESCAPES[char] ?? `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`;
   });
 }
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is escaped
+const LITERAL_SPECIAL = /[\\'"\n\t&<%\u0000-\u0008\u000b-\u001f\ufffe\uffff]/;
+const LITERAL_SPECIALS = new RegExp(LITERAL_SPECIAL.source, 'g');
+const escapeFormatted = (text: string) => escapeLiteral(text, true);
+const escapeUnformatted = (text: string) => escapeLiteral(text, false);
+
+/**
+ * `androidValue` of a plain text (no marks), written straight from the text: each placeholder of
+ * a `known` variable is `xliff(name)`, the runs between them literal text.
+ */
+export function plainAndroidValue(
+  text: string,
+  known: KnownNames,
+  xliff: (name: string) => string,
+  formatted: boolean,
+): string {
+  let body = renderKnown(text, known, xliff, formatted ? escapeFormatted : escapeUnformatted);
+  if (body.startsWith('@') || body.startsWith('?')) body = `\\${body}`;
+  // Variables count as one ordinary character each: they never add spaces, only part them.
+  const quoted =
+    text.startsWith(' ') ||
+    text.endsWith(' ') ||
+    (text.includes('  ') &&
+      renderKnown(
+        text,
+        known,
+        () => 'x',
+        (literal) => literal,
+      ).includes('  '));
+  const out = quoted ? `"${body}"` : body;
+  return out.includes(']]>') ? out.replaceAll(']]>', ']]&gt;') : out;
+}
+
+/** The `<xliff:g>` of a variable argument. */
+export const xliffArgument = (name: string, example: string, spec: string) =>
+  `<xliff:g id="${xmlAttribute(name)}" example="${xmlAttribute(example)}">${spec}</xliff:g>`;
 
 /**
  * Writes the pieces. aapt2 collapses unquoted runs of spaces and trims the edges, so a group with
@@ -100,5 +138,5 @@ function unstyledValue(pieces: readonly ValuePiece[], formatted: boolean): strin
 
 function writePiece(piece: ValuePiece, formatted: boolean): string {
   if (piece.kind === 'text') return escapeLiteral(piece.text, formatted);
-  return `<xliff:g id="${xmlAttribute(piece.name)}" example="${xmlAttribute(piece.example)}">${piece.spec}</xliff:g>`;
+  return xliffArgument(piece.name, piece.example, piece.spec);
 }

@@ -3,15 +3,18 @@
  * output is read alike by formatjs (`@formatjs/icu-messageformat-parser`, `intl-messageformat`)
  * and `@messageformat/core`, whose quoting rules differ: only what both read the same is written.
  */
-import { renderTemplate } from '../../text/placeholders.js';
 import type { DocumentHeader, ExportEntry, ExportVariable } from '../types.js';
 import { pluralCases } from './plurals.js';
+import { renderKnown } from './template.js';
 import { exportText, variablesByName } from './texts.js';
 
 export interface IcuOptions {
   /** json_icu writes list and map variables as a `select`; ARB declares them as strings. */
   collectionsAsSelect: boolean;
 }
+
+const ICU_SYNTAX = /['{}]/;
+const ICU_SYNTAX_IN_PLURAL = /['{}#]/;
 
 /**
  * Literal text as ICU. Every apostrophe is doubled. `{`, `}` (and `#` in a plural branch) open a
@@ -22,6 +25,8 @@ export interface IcuOptions {
  * tags as rich-text elements, which its apps render with tag functions or `ignoreTag`.
  */
 export function escapeIcuLiteral(text: string, inPlural: boolean): string {
+  // Most literal runs hold no syntax character: they are written as they are.
+  if (!(inPlural ? ICU_SYNTAX_IN_PLURAL : ICU_SYNTAX).test(text)) return text;
   let out = '';
   let quoted = false;
   for (let index = 0; index < text.length; index++) {
@@ -66,16 +71,19 @@ function collectionSelect(variable: ExportVariable): string {
   return `{${variable.name}, select, ${body}}`;
 }
 
+const plainLiteral = (literal: string) => escapeIcuLiteral(literal, false);
+const pluralLiteral = (literal: string) => escapeIcuLiteral(literal, true);
+
 function icuText(text: string, variables: Map<string, ExportVariable>, inPlural: boolean, options: IcuOptions) {
-  return renderTemplate(
+  return renderKnown(
     text,
-    new Set(variables.keys()),
+    variables,
     (name) => {
       const variable = variables.get(name)!;
       const collection = variable.type === 'list' || variable.type === 'map';
       return options.collectionsAsSelect && collection ? collectionSelect(variable) : `{${name}}`;
     },
-    (literal) => escapeIcuLiteral(literal, inPlural),
+    inPlural ? pluralLiteral : plainLiteral,
   );
 }
 

@@ -1,10 +1,16 @@
+import { LRUCache } from 'lru-cache';
 import type { PluralForm } from '../../db/schema.js';
 import type { ExportEntry } from '../types.js';
 
 /** CLDR order of the plural categories, which every format writes its forms in. */
 export const PLURAL_ORDER: readonly PluralForm[] = ['zero', 'one', 'two', 'few', 'many', 'other'];
 
-const categoriesCache = new Map<string, PluralForm[]>();
+/**
+ * What `Intl.PluralRules` says of a locale, per locale tag: pure functions of the tag, so never
+ * invalid; bounded because a tag comes from stored data (variants' locale codes).
+ */
+const MAX_LOCALES = 256;
+const categoriesCache = new LRUCache<string, PluralForm[]>({ max: MAX_LOCALES });
 
 /**
  * The categories a locale needs, in CLDR order. A tag that `Intl` cannot resolve falls back to
@@ -42,7 +48,7 @@ export function pluralForms(entry: ExportEntry, locale: string): PluralText[] {
   return [exactZero, ...categories];
 }
 
-const exactZeroCache = new Map<string, boolean>();
+const exactZeroCache = new LRUCache<string, boolean>({ max: MAX_LOCALES });
 
 /**
  * Whether the locale's own `zero` category holds 0 alone (ar, cy) rather than more numbers (lv:

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 
 /**
  * Entity tags, as pure functions. A tag is `"<revision>-<digest>"`: the workspace's content
@@ -39,12 +40,13 @@ function sortKeys(value: unknown): unknown {
 /**
  * Digests of the requests seen lately, by workspace and URL as sent: a client polling with
  * `If-None-Match` repeats the same URL, and normalising it and hashing it again is most of what
- * its 304 would cost. Only short URLs are kept, at most `MAX_DIGESTS` of them (cleared whole when
- * full), so the memory is bounded by about 8 MiB whatever the clients send.
+ * its 304 would cost. Only short URLs are kept, at most `MAX_DIGESTS` of them, least recently
+ * used out first, so the memory is bounded by about 8 MiB whatever the clients send. A digest
+ * depends on nothing but its key, so nothing invalidates it.
  */
-const digests = new Map<string, string>();
 const MAX_DIGESTS = 4096;
 const MAX_KEPT_URL = 1024;
+const digests = new LRUCache<string, string>({ max: MAX_DIGESTS });
 
 function digestOf(workspaceId: number, url: string): string {
   const key = `${workspaceId}\n${url}`;
@@ -54,10 +56,7 @@ function digestOf(workspaceId: number, url: string): string {
     .update(`${workspaceId}\n${normaliseRequest(url)}`)
     .digest('base64url')
     .slice(0, 22);
-  if (url.length <= MAX_KEPT_URL) {
-    if (digests.size >= MAX_DIGESTS) digests.clear();
-    digests.set(key, digest);
-  }
+  if (url.length <= MAX_KEPT_URL) digests.set(key, digest);
   return digest;
 }
 

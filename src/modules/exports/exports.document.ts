@@ -3,9 +3,10 @@ import type {
   ExportDocument,
   ExportEntry,
   ExportOptions,
+  ExportPlural,
   ExportVariable,
 } from '../../formats/types.js';
-import { usedVariables } from '../../text/placeholders.js';
+import { eachPlaceholder } from '../../text/placeholders.js';
 import {
   baseOwner,
   inCldrOrder,
@@ -83,27 +84,39 @@ function variantOwner(
   return kept.includes(value) ? value : null;
 }
 
-const toPlural = (p: PluralText) => ({ form: p.form, text: p.text, richText: p.richText ?? null });
+const toPlural = (p: PluralText): ExportPlural => ({ form: p.form, text: p.text, richText: p.richText ?? null });
 
 function toEntry(entity: TextEntity, owner: Owner, variables: ReadonlyMap<number, ExportVariable>): ExportEntry {
-  const plurals = owner.plurals ? inCldrOrder(owner.plurals).map(toPlural) : [];
-  const listed = entity.variableIds.flatMap((id) => variables.get(id) ?? []);
-  let used: ExportVariable[] = [];
-  if (listed.length > 0) {
-    const names = new Set(
-      usedVariables(
-        [owner.text, ...plurals.map((p) => p.text)],
-        listed.map((v) => v.name),
-      ),
-    );
-    used = listed.filter((v) => names.has(v.name));
-  }
+  const stored = owner.plurals;
+  const plurals = stored && stored.length > 0 ? inCldrOrder(stored).map(toPlural) : [];
   return {
     id: entity.developerId,
     text: owner.text,
     richText: owner.richText,
     plurals,
     notes: owner.notes,
-    variables: used,
+    variables: entity.variableIds.length === 0 ? [] : usedOf(entity.variableIds, variables, owner.text, plurals),
   };
+}
+
+/** The listed variables whose placeholders the record's texts hold, in the order listed. */
+function usedOf(
+  ids: readonly number[],
+  variables: ReadonlyMap<number, ExportVariable>,
+  text: string,
+  plurals: readonly ExportPlural[],
+): ExportVariable[] {
+  const names = new Set<string>();
+  const add = (name: string) => {
+    names.add(name);
+  };
+  eachPlaceholder(text, add);
+  for (const plural of plurals) eachPlaceholder(plural.text, add);
+  if (names.size === 0) return [];
+  const used: ExportVariable[] = [];
+  for (const id of ids) {
+    const variable = variables.get(id);
+    if (variable !== undefined && names.has(variable.name)) used.push(variable);
+  }
+  return used;
 }

@@ -98,11 +98,22 @@ export function assembleEntities(
   });
   for (const value of variants) byId.get(value.text_id)?.variants.push(toVariantValue(value));
   for (const link of variables) byId.get(link.text_id)?.variableIds.push(link.variable_id);
+  // The rows mostly come in order already: sort only the lists that are not.
   for (const entity of entities) {
-    if (entity.variants.length > 1) entity.variants.sort((a, b) => a.variantId - b.variantId);
-    if (entity.variableIds.length > 1) entity.variableIds.sort((a, b) => a - b);
+    const { variants: values, variableIds } = entity;
+    if (values.length > 1 && !ascending(values, (value) => value.variantId)) {
+      values.sort((a, b) => a.variantId - b.variantId);
+    }
+    if (variableIds.length > 1 && !ascending(variableIds, (id) => id)) variableIds.sort((a, b) => a - b);
   }
   return entities;
+}
+
+function ascending<T>(list: readonly T[], key: (item: T) => number): boolean {
+  for (let index = 1; index < list.length; index++) {
+    if (key(list[index - 1] as T) > key(list[index] as T)) return false;
+  }
+  return true;
 }
 
 /**
