@@ -45,6 +45,13 @@ function sortKeys(value: unknown): unknown {
  * depends on nothing but its key, so nothing invalidates it.
  */
 const MAX_DIGESTS = 4096;
+
+/**
+ * The version of what a GET answers for a given revision and URL: part of every response's ETag.
+ * Raise it in a release that changes the bytes of any cached answer (a format's output, a record's
+ * fields), so that a client's `If-None-Match` from the build before gets the new bytes, not a 304.
+ */
+export const ANSWER_VERSION = 1;
 const MAX_KEPT_URL = 1024;
 const digests = new LRUCache<string, string>({ max: MAX_DIGESTS });
 
@@ -53,7 +60,7 @@ function digestOf(workspaceId: number, url: string): string {
   const known = digests.get(key);
   if (known !== undefined) return known;
   const digest = createHash('sha256')
-    .update(`${workspaceId}\n${normaliseRequest(url)}`)
+    .update(`${ANSWER_VERSION}\n${workspaceId}\n${normaliseRequest(url)}`)
     .digest('base64url')
     .slice(0, 22);
   if (url.length <= MAX_KEPT_URL) digests.set(key, digest);

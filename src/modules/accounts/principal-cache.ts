@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ChangeEvents } from '../../db/change-feed.js';
 import type { ActiveKey } from './accounts.repository.js';
 
@@ -19,10 +20,19 @@ const MAX_WORKSPACES = 100_000;
  * only ever grows (the larger one wins), and anything else read across a change of `epoch` is
  * used for its own request but not kept. Unknown keys are never kept, so guessing costs memory
  * nothing.
+ *
+ * Both maps are bounded least-recently-used caches. A revision pushed out of its map is forgotten
+ * as if the feed had never announced it, so it moves the epoch on: a lookup begun before the
+ * eviction must not put back an older revision than one the feed announced.
  */
 export class PrincipalCache implements ChangeEvents {
-  readonly #keys = new Map<string, ActiveKey>();
-  readonly #revisions = new Map<number, number>();
+  readonly #keys = new LRUCache<string, ActiveKey>({ max: MAX_KEYS });
+  readonly #revisions = new LRUCache<number, number>({
+    max: MAX_WORKSPACES,
+    dispose: (_revision, _workspaceId, reason) => {
+      if (reason === 'evict') this.#epoch += 1;
+    },
+  });
   #epoch = 0;
   #live = false;
 
@@ -34,7 +44,6 @@ export class PrincipalCache implements ChangeEvents {
     const epoch = this.#epoch;
     const found = await load();
     if (!found || !this.#live || epoch !== this.#epoch) return found;
-    if (this.#keys.size >= MAX_KEYS) this.#keys.clear();
     this.#keys.set(hash, { ...found });
     this.revision(found.workspace_id, found.revision);
     return found;
@@ -50,7 +59,6 @@ export class PrincipalCache implements ChangeEvents {
     if (!Number.isSafeInteger(workspaceId) || !Number.isSafeInteger(revision)) return;
     const known = this.#revisions.get(workspaceId);
     if (known !== undefined && known >= revision) return;
-    if (known === undefined && this.#revisions.size >= MAX_WORKSPACES) this.#forget();
     this.#revisions.set(workspaceId, revision);
   }
 
