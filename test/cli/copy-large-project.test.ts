@@ -128,7 +128,7 @@ describe('workspace copy of a project larger than a slice', () => {
     expect(counts.textItems).toEqual({ created: 1, updated: 1, unchanged: TEXTS - 1 });
     expect(counts.projectOrder).toEqual({ created: 0, updated: 1, unchanged: 0 });
     await same();
-  });
+  }, 240_000);
 
   it('refuses a malformed record deep in a large answer, naming it, and writes nothing', async () => {
     const into = await createWorkspace(target, 'Into large');
@@ -148,5 +148,5 @@ describe('workspace copy of a project larger than a slice', () => {
     expect(deep).toBeGreaterThan(TEXTS * 2);
     expect(await history()).toEqual(before);
     expect((await into.api.get('projects')).body).toEqual([]);
-  });
+  }, 120_000);
 });
