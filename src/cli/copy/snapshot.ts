@@ -2,8 +2,8 @@ import type { Limits } from '../../config.js';
 import type { Progress } from './report.js';
 import type { Snapshot, Styleguide, TextRecord } from './snapshot.types.js';
 import { type Source, SourceError } from './source.js';
-import { Spool, type SpoolRef } from './spool.js';
-import { checkList, checkRecord, type RecordKind, writeChecker } from './validate.js';
+import { SliceWriter, Spool, type SpoolRef } from './spool.js';
+import { checkElement, checkList, checkRecord, type RecordKind, textIdOf, writeChecker } from './validate.js';
 
 export type { Snapshot, Styleguide, TextRecord };
 
@@ -25,12 +25,23 @@ export interface ReadOptions {
   progress?: Progress;
 }
 
-/** One project's (or base's) text items, checked and kept on disk until they are written. */
+/**
+ * One project's (or base's) text items, checked and kept on disk until they are written, in
+ * slices of whole texts (`TEXTS_PER_SLICE`): the writes take one slice at a time.
+ */
 export interface TextPage {
   container: string;
   kind: 'project' | 'base';
-  ref: SpoolRef;
+  /** Each slice's records, as segments of the spool. */
+  slices: SpoolRef[][];
+  /** Each slice's texts (developer IDs). */
+  ids: SpoolRef[];
+  /** The project's items (developer IDs) in the source's order. */
+  order: SpoolRef;
 }
+
+/** Texts a slice holds: a few write batches, each of whole texts with all their records. */
+export const TEXTS_PER_SLICE = 2_000;
 
 /**
  * The source's text items, kept out of memory: its pages on disk, and the few facts the writes
@@ -47,7 +58,14 @@ export interface SourceTexts {
   published: Set<string>;
   /** Block names of each project in the order items first name them (for a source without blocks). */
   blockNames: Map<string, string[]>;
-  read(page: TextPage): TextRecord[];
+  /** The records of one slice of a page. */
+  slice(page: TextPage, index: number): TextRecord[];
+  /** Which slice each text of a page is in. */
+  sliceOf(page: TextPage): Map<string, number>;
+  /** The page's items in the source's order. */
+  order(page: TextPage): string[];
+  /** The spool, for the target's records sliced like the source's. */
+  spool: Spool;
   close(): void;
 }
 
@@ -134,30 +152,49 @@ export async function readSource(
     assignees,
     published: new Set(),
     blockNames: new Map(),
-    read: (page) => spool.get<TextRecord>(page.ref),
+    slice: (page, index) => spool.lines<TextRecord>(page.slices[index] ?? []),
+    sliceOf: (page) => {
+      const slices = new Map<string, number>();
+      page.ids.forEach((ref, index) => {
+        for (const id of spool.get<string>(ref)) slices.set(id, index);
+      });
+      return slices;
+    },
+    order: (page) => spool.get<string>(page.order),
+    spool,
     close: () => spool.close(),
   };
   try {
     for (const { filter, container, kind } of containers) {
-      const answer = await source.get<unknown>('textItems', {
-        ...query,
-        filter: filterOf({ ...filter, ...ALL_VARIANTS }),
-      });
-      const list = listOf<TextRecord>(`GET /v2/textItems (${kind} ${container})`, answer, 'textItems', 'textItems');
-      for (const r of list) {
-        checker.text('text item', r, container);
-        noteAssignee(r);
-        if (r.variantId !== null) continue;
-        if (r.pluralForm === null) texts.count += 1;
-        if (r.componentId === r.id) texts.published.add(r.id);
-        if (kind === 'project' && r.blockName) {
-          const names = texts.blockNames.get(container) ?? [];
-          if (!names.includes(r.blockName)) names.push(r.blockName);
-          texts.blockNames.set(container, names);
-        }
-      }
+      const label = `GET /v2/textItems (${kind} ${container})`;
+      const writer = new SliceWriter(spool, TEXTS_PER_SLICE);
+      const order: string[] = [];
+      // Each record is checked, noted and put on disk as it arrives: the answer is never whole.
+      await source.list(
+        'textItems',
+        { ...query, filter: filterOf({ ...filter, ...ALL_VARIANTS }) },
+        'textItems',
+        (value, index) => {
+          checkElement(label, 'textItems', value, index);
+          const r = value as TextRecord;
+          checker.text('text item', r, container);
+          noteAssignee(r);
+          writer.add(textIdOf(r), r);
+          if (r.variantId !== null) return;
+          if (r.pluralForm === null) {
+            texts.count += 1;
+            if (r.projectId) order.push(r.id);
+          }
+          if (r.componentId === r.id) texts.published.add(r.id);
+          if (kind === 'project' && r.blockName) {
+            const names = texts.blockNames.get(container) ?? [];
+            if (!names.includes(r.blockName)) names.push(r.blockName);
+            texts.blockNames.set(container, names);
+          }
+        },
+      );
       checker.endPage('text item');
-      texts.pages.push({ container, kind, ref: spool.put(list) });
+      texts.pages.push({ container, kind, ...writer.finish(), order: spool.put(order) });
       progress?.advance(1);
     }
   } catch (error) {

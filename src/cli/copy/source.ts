@@ -1,3 +1,5 @@
+import { ListSplitter, ListSyntaxError, NotAList, RecordTooLarge } from './json-list.js';
+
 /**
  * The server a workspace is copied from, read through API v2 only. Any server that speaks the API
  * will do: what it does not offer (an endpoint answering 404) is left out and reported, never
@@ -10,6 +12,17 @@ export interface Source {
   get<T>(path: string, query?: Record<string, string>): Promise<T>;
   /** Like `get`, but `undefined` when the server does not have the endpoint (404 or 405). */
   optional<T>(path: string, query?: Record<string, string>): Promise<T | undefined>;
+  /**
+   * A list read as it arrives: each element is handed to `onElement` as soon as it is in, so the
+   * answer is never held whole. The list is the answer, or its property `key`. `onElement` may
+   * throw to refuse the answer; the request stops there.
+   */
+  list(
+    path: string,
+    query: Record<string, string> | undefined,
+    key: string,
+    onElement: (value: unknown, index: number, request: string) => void,
+  ): Promise<void>;
   /** Stops the overall timer once the source has been read. */
   close(): void;
 }
@@ -41,6 +54,9 @@ export interface SourceOptions {
   /** The first wait before a retry; it doubles at each try. */
   backoffMs?: number;
 }
+
+/** The largest single record of a list read as a stream (a text with its rich text and notes). */
+export const MAX_RECORD_BYTES = 16 * 2 ** 20;
 
 export const SOURCE_DEFAULTS = {
   requestTimeoutSeconds: 30,
@@ -119,7 +135,7 @@ export function createSource(url: string, key: string, options: SourceOptions): 
    * headers, each part of the body. A silent source fails after `requestTimeoutMs`; one that
    * trickles is stopped by the overall timer.
    */
-  async function exchange(target: URL, request: string) {
+  async function exchange(target: URL, request: string, sink?: (chunk: Uint8Array) => void) {
     const own = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let lastByte = Date.now();
@@ -171,6 +187,9 @@ export function createSource(url: string, key: string, options: SourceOptions): 
         throw fail(request, tooLarge(`${(declared / 2 ** 20).toFixed(1)} MiB`));
       }
       const chunks: Uint8Array[] = [];
+      // A list's body goes to the sink as it arrives; an error answer is read whole (it is short).
+      const streaming = sink !== undefined && response.status >= 200 && response.status < 300;
+      let sinkError: unknown;
       let size = 0;
       let reported = Date.now();
       const reader = response.body?.getReader();
@@ -185,18 +204,28 @@ export function createSource(url: string, key: string, options: SourceOptions): 
             await reader.cancel().catch(() => undefined);
             throw fail(request, tooLarge(`more than ${options.maxResponseBytes / 2 ** 20} MiB`));
           }
-          chunks.push(value);
+          if (streaming) {
+            try {
+              sink(value);
+            } catch (error) {
+              sinkError = error;
+              throw error;
+            }
+          } else chunks.push(value);
           if (Date.now() - reported >= REPORT_EVERY_MS) {
             reported = Date.now();
             options.onProgress?.({ step: request, ...totals }, false);
           }
         }
       } catch (error) {
-        if (error instanceof SourceError) throw error;
+        await reader?.cancel().catch(() => undefined);
+        if (error instanceof SourceError || (sinkError !== undefined && error === sinkError)) throw error;
         const timedOut = stopped();
         if (timedOut) throw timedOut;
         const cause = causeOf(error);
-        throw Object.assign(fail(request, `the answer broke off: ${cause.message}`), { code: cause.code });
+        // Part of a list already went to the sink: it is not asked again (its elements are taken).
+        const code = streaming && size > 0 ? undefined : cause.code;
+        throw Object.assign(fail(request, `the answer broke off: ${cause.message}`), { code });
       }
       return { response, body: Buffer.concat(chunks, size) };
     } finally {
@@ -222,7 +251,12 @@ export function createSource(url: string, key: string, options: SourceOptions): 
       overall.signal.addEventListener('abort', stop, { once: true });
     });
 
-  async function request(path: string, query: Record<string, string> | undefined, allowMissing: boolean) {
+  async function request(
+    path: string,
+    query: Record<string, string> | undefined,
+    allowMissing: boolean,
+    list?: { key: string; onElement: (value: unknown, index: number, request: string) => void },
+  ) {
     if (overall.signal.aborted) throw new SourceError(`source: ${overallMessage()}`);
     let target = new URL(`${base}/${path}`);
     for (const [name, value] of Object.entries(query ?? {})) target.searchParams.set(name, value);
@@ -231,8 +265,22 @@ export function createSource(url: string, key: string, options: SourceOptions): 
     let tries = 0;
     for (;;) {
       let answer: Awaited<ReturnType<typeof exchange>>;
+      let splitter: ListSplitter | undefined;
+      if (list) {
+        splitter = new ListSplitter(
+          list.key,
+          (value, index) => {
+            totals.records += 1;
+            list.onElement(value, index, request);
+          },
+          Math.min(MAX_RECORD_BYTES, options.maxResponseBytes),
+        );
+      }
+      const sink =
+        splitter &&
+        ((chunk: Uint8Array) => guarded(request, list?.key ?? '', () => (splitter as ListSplitter).write(chunk)));
       try {
-        answer = await exchange(target, request);
+        answer = await exchange(target, request, sink);
       } catch (error) {
         const code = (error as { code?: string }).code;
         if (code && RESET_CODES.has(code) && tries < options.retries) {
@@ -265,6 +313,11 @@ export function createSource(url: string, key: string, options: SourceOptions): 
       totals.requests += 1;
       if (allowMissing && (status === 404 || status === 405)) return undefined;
       const text = body === undefined ? '' : body.toString('utf8');
+      if (splitter && status >= 200 && status < 300) {
+        guarded(request, list?.key ?? '', () => (splitter as ListSplitter).end());
+        options.onProgress?.({ step: request, ...totals }, true);
+        return undefined;
+      }
       if (status === 401 || status === 403) throw fail(request, `the source refused the key (${status})`);
       if (status < 200 || status >= 300) throw fail(request, `the source answered ${status} ${text.slice(0, 200)}`);
       let value: unknown;
@@ -279,6 +332,21 @@ export function createSource(url: string, key: string, options: SourceOptions): 
     }
   }
 
+  /** A list's syntax errors as the copy names them, with the request. */
+  const guarded = (request: string, key: string, work: () => void) => {
+    try {
+      work();
+    } catch (error) {
+      if (error instanceof NotAList) throw fail(request, `the answer is not a list of ${key}`);
+      if (error instanceof RecordTooLarge) {
+        const limit = Math.min(MAX_RECORD_BYTES, options.maxResponseBytes) / 2 ** 20;
+        throw fail(request, `record ${error.index} of the answer is larger than ${limit} MiB; refused`);
+      }
+      if (error instanceof ListSyntaxError) throw fail(request, `the source's answer is not JSON (${error.message})`);
+      throw error;
+    }
+  };
+
   const backoff = (tries: number) => (options.backoffMs ?? 500) * 2 ** tries;
 
   /** `Retry-After` in seconds, kept within reason: a source cannot park the copy for hours. */
@@ -292,6 +360,9 @@ export function createSource(url: string, key: string, options: SourceOptions): 
     get: async <T>(path: string, query?: Record<string, string>) => (await request(path, query, false)) as T,
     optional: async <T>(path: string, query?: Record<string, string>) =>
       (await request(path, query, true)) as T | undefined,
+    list: async (path, query, key, onElement) => {
+      await request(path, query, false, { key, onElement });
+    },
     close: () => clearTimeout(overallTimer),
   };
 }

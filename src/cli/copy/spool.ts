@@ -26,7 +26,10 @@ export class Spool {
   }
 
   put(list: readonly unknown[]): SpoolRef {
-    const bytes = Buffer.from(JSON.stringify(list), 'utf8');
+    return this.append(Buffer.from(JSON.stringify(list), 'utf8'));
+  }
+
+  append(bytes: Buffer): SpoolRef {
     const ref = { offset: this.size, length: bytes.length };
     let written = 0;
     while (written < bytes.length) {
@@ -36,7 +39,7 @@ export class Spool {
     return ref;
   }
 
-  get<T>(ref: SpoolRef): T[] {
+  private bytes(ref: SpoolRef): Buffer {
     const bytes = Buffer.alloc(ref.length);
     let read = 0;
     while (read < ref.length) {
@@ -44,11 +47,95 @@ export class Spool {
       if (n === 0) throw new Error('copy: the spooled source ended early');
       read += n;
     }
-    return JSON.parse(bytes.toString('utf8')) as T[];
+    return bytes;
+  }
+
+  get<T>(ref: SpoolRef): T[] {
+    return JSON.parse(this.bytes(ref).toString('utf8')) as T[];
+  }
+
+  /** The records of a slice: its segments, a JSON line a record, in the order they were added. */
+  lines<T>(segments: readonly SpoolRef[]): T[] {
+    const records: T[] = [];
+    for (const ref of segments) {
+      const text = this.bytes(ref).toString('utf8');
+      let start = 0;
+      for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        if (nl > start) records.push(JSON.parse(text.slice(start, nl)) as T);
+        start = nl + 1;
+      }
+    }
+    return records;
   }
 
   close(): void {
     closeSync(this.fd);
     rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Bytes a slice keeps in memory before they go to the file. */
+const FLUSH_BYTES = 32 * 1024;
+
+/**
+ * The records of one answer, put on disk in slices of whole texts: a text's records all go to the
+ * slice of its first record, whatever their order in the answer, so that a slice can be compared
+ * and written on its own. Slices follow the order in which texts first appear.
+ */
+export class SliceWriter {
+  private readonly buffers: string[][] = [];
+  private readonly buffered: number[] = [];
+  private readonly segments: SpoolRef[][] = [];
+
+  /**
+   * `sliceOf` given: the records of texts it knows go to its slices, the others are dropped (the
+   * target's records, sliced like the source's). Otherwise each new text takes the next place.
+   */
+  constructor(
+    private readonly spool: Spool,
+    private readonly textsPerSlice: number,
+    private readonly sliceOf: Map<string, number> = new Map(),
+    private readonly fixed = false,
+    slices = 0,
+  ) {
+    for (let i = 0; i < slices; i += 1) this.open();
+  }
+
+  /** Adds a record of the text `textId`; false when it belongs to no slice (`fixed`). */
+  add(textId: string, record: unknown): boolean {
+    let slice = this.sliceOf.get(textId);
+    if (slice === undefined) {
+      if (this.fixed) return false;
+      slice = Math.floor(this.sliceOf.size / this.textsPerSlice);
+      this.sliceOf.set(textId, slice);
+      if (slice === this.segments.length) this.open();
+    }
+    const line = `${JSON.stringify(record)}\n`;
+    (this.buffers[slice] as string[]).push(line);
+    this.buffered[slice] = (this.buffered[slice] as number) + line.length;
+    if ((this.buffered[slice] as number) >= FLUSH_BYTES) this.flush(slice);
+    return true;
+  }
+
+  /** The slices, each as its segments on disk, and the texts of each slice. */
+  finish(): { slices: SpoolRef[][]; ids: SpoolRef[] } {
+    for (let i = 0; i < this.segments.length; i += 1) this.flush(i);
+    const ids: string[][] = this.segments.map(() => []);
+    if (!this.fixed) for (const [id, slice] of this.sliceOf) ids[slice]?.push(id);
+    return { slices: this.segments, ids: this.fixed ? [] : ids.map((list) => this.spool.put(list)) };
+  }
+
+  private open() {
+    this.buffers.push([]);
+    this.buffered.push(0);
+    this.segments.push([]);
+  }
+
+  private flush(slice: number) {
+    const lines = this.buffers[slice] as string[];
+    if (lines.length === 0) return;
+    (this.segments[slice] as SpoolRef[]).push(this.spool.append(Buffer.from(lines.join(''), 'utf8')));
+    this.buffers[slice] = [];
+    this.buffered[slice] = 0;
   }
 }

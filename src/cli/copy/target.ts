@@ -1,5 +1,6 @@
 import type { Limits } from '../../config.js';
 import type { Services } from '../../services.js';
+import { ListSplitter } from './json-list.js';
 import { ALL_VARIANTS, type Snapshot, type TextRecord } from './snapshot.js';
 
 /**
@@ -50,18 +51,46 @@ export async function readTarget(
 
 const parse = (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as TextRecord[];
 
-/** The text items of one project or base here, as `GET /v2/textItems` shows them. */
-export async function readTargetTexts(
+/**
+ * The text items of one project or base here, as `GET /v2/textItems` shows them, handed over one
+ * record at a time as the list is read (page by page, never the whole project in memory).
+ */
+export async function eachTargetText(
   services: Services,
   workspaceId: number,
   limits: Limits,
   container: { kind: 'project' | 'base'; container: string },
-): Promise<TextRecord[]> {
+  onRecord: (record: TextRecord) => void,
+): Promise<void> {
   const revision = (await services.history.revisionOf(workspaceId)) ?? 0;
   const where = container.kind === 'base' ? 'bases' : 'projects';
   const filter = JSON.stringify({ [where]: [{ id: container.container }], ...ALL_VARIANTS });
   const query = { filter, sort: 'project_order' as const, richText: 'html' as const };
-  return parse(await services.textItems.list(workspaceId, revision, query, limits.filterIds));
+  const body = await services.textItems.listBody(workspaceId, revision, query, limits.filterIds);
+  const splitter = new ListSplitter('textItems', (value) => onRecord(value as TextRecord), Number.MAX_SAFE_INTEGER);
+  if (Buffer.isBuffer(body)) splitter.write(body);
+  else {
+    try {
+      for await (const chunk of body) splitter.write(chunk as Buffer);
+    } finally {
+      body.destroy();
+    }
+  }
+  splitter.end();
+}
+
+/** The items (developer IDs) of one project here, in its order. */
+export async function targetOrder(
+  services: Services,
+  workspaceId: number,
+  limits: Limits,
+  projectId: string,
+): Promise<string[]> {
+  const order: string[] = [];
+  await eachTargetText(services, workspaceId, limits, { kind: 'project', container: projectId }, (r) => {
+    if (r.variantId === null && r.pluralForm === null && r.projectId) order.push(r.id);
+  });
+  return order;
 }
 
 /** Where each text item of this workspace is (project or base), a container at a time. */
@@ -77,9 +106,9 @@ export async function textHomes(
     ...target.projects.map((p) => ({ kind: 'project' as const, container: p.id })),
   ];
   for (const container of containers) {
-    for (const r of await readTargetTexts(services, workspaceId, limits, container)) {
+    await eachTargetText(services, workspaceId, limits, container, (r) => {
       if (r.variantId === null && r.pluralForm === null) homes.set(r.id, container.container);
-    }
+    });
   }
   return homes;
 }

@@ -90,11 +90,14 @@ const idOf = (value: unknown) =>
 
 /** Each element of a list against its record schema; the first failure is refused. */
 export function checkList(request: string, kind: RecordKind, list: readonly unknown[]): void {
-  for (let i = 0; i < list.length; i += 1) {
-    const problem = problemOf(kind, list[i]);
-    if (problem) {
-      throw new SourceError(`source: ${request}: ${kind}[${i}]${idOf(list[i])}${problem.field}: ${problem.message}`);
-    }
+  for (let i = 0; i < list.length; i += 1) checkElement(request, kind, list[i], i);
+}
+
+/** One element of a list, `index` its position in the answer (a list read as it arrives). */
+export function checkElement(request: string, kind: RecordKind, value: unknown, index: number): void {
+  const problem = problemOf(kind, value);
+  if (problem) {
+    throw new SourceError(`source: ${request}: ${kind}[${index}]${idOf(value)}${problem.field}: ${problem.message}`);
   }
 }
 

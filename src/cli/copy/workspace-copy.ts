@@ -4,8 +4,9 @@ import type { Services } from '../../services.js';
 import { copyBlocks, copyContainers } from './containers.js';
 import { copyOrder } from './order.js';
 import { type CopySummary, type Progress, Report } from './report.js';
-import { append, readSource, type Snapshot, type SourceTexts, type TextRecord } from './snapshot.js';
+import { append, readSource, type Snapshot, type SourceTexts, TEXTS_PER_SLICE, type TextRecord } from './snapshot.js';
 import type { Source } from './source.js';
+import { SliceWriter, Spool } from './spool.js';
 import {
   copyFolders,
   copySettings,
@@ -16,8 +17,9 @@ import {
   type StructureContext,
 } from './structure.js';
 import { copyStyleguides } from './styleguides-copy.js';
-import { readTarget, readTargetTexts, textHomes } from './target.js';
+import { eachTargetText, readTarget, targetOrder, textHomes } from './target.js';
 import { blockIdsOf, copyComponents, copyTextItems, publishItems } from './texts-copy.js';
+import { textIdOf } from './validate.js';
 
 export interface CopyOptions {
   source: Source;
@@ -86,10 +88,10 @@ async function writeCopy(options: CopyOptions, source: Snapshot, texts: SourceTe
   // A new workspace has no text items yet; in an existing one, an item missing from its project
   // here may sit in another. Where each item is gets read once, the first time one is missing.
   let homes: Map<string, string> | undefined;
-  const elsewhere = async (items: TextRecord[], here: Snapshot) => {
+  const elsewhere = async (items: TextRecord[], here: TextRecord[]) => {
     if (options.into === undefined) return new Map<string, string>();
     const present = new Set<string>();
-    for (const r of here.textItems) present.add(r.id);
+    for (const r of here) present.add(r.id);
     if (items.every((r) => present.has(r.id))) return new Map<string, string>();
     homes ??= await textHomes(services, workspaceId, limits, target);
     return homes;
@@ -97,27 +99,50 @@ async function writeCopy(options: CopyOptions, source: Snapshot, texts: SourceTe
   const blockIds = blockIdsOf(target);
   let publishedHere = 0;
   progress.phase('textItems', texts.count);
-  // A project (a base) at a time: its items, then those of them published, then its order.
+  // A project (a base) at a time, and in it a slice of whole texts at a time: its items, then
+  // those of them published; then the project's order.
   for (const page of texts.pages) {
-    const items = texts.read(page);
     const project = source.projects.filter((p) => p.id === page.container && page.kind === 'project');
-    const slice: Snapshot = { ...source, projects: project, textItems: items };
-    const readHere = async () => ({
-      ...target,
-      textItems: await readTargetTexts(services, workspaceId, limits, page),
-    });
-    let here = await readHere();
-    const before = written(report);
-    await copyTextItems(ctx, slice, here, blockIds, otherThan(await elsewhere(items, here), page.container));
-    if (written(report) > before) here = await readHere();
-    const toPublish = new Set<string>();
-    for (const r of items) if (published.has(r.id)) toPublish.add(r.id);
-    if (toPublish.size > 0) {
-      const count = await publishItems(ctx, slice, here, toPublish);
-      publishedHere += count;
-      if (count > 0) here = await readHere();
+    // The target's records of this project, sliced like the source's (the same texts in each
+    // slice), on disk; and its order, by id.
+    const sliceOf = texts.sliceOf(page);
+    const hereSpool = Spool.open();
+    try {
+      const hereWriter = new SliceWriter(hereSpool, TEXTS_PER_SLICE, sliceOf, true, page.slices.length);
+      let order: string[] = [];
+      await eachTargetText(services, workspaceId, limits, page, (r) => {
+        hereWriter.add(textIdOf(r), r);
+        if (r.variantId === null && r.pluralForm === null && r.projectId) order.push(r.id);
+      });
+      sliceOf.clear();
+      const here = hereWriter.finish().slices;
+      const before = written(report);
+      for (let index = 0; index < page.slices.length; index += 1) {
+        const items = texts.slice(page, index);
+        const slice: Snapshot = { ...source, projects: project, textItems: items };
+        const hereItems = hereSpool.lines<TextRecord>(here[index] ?? []);
+        const targetSlice: Snapshot = { ...target, textItems: hereItems };
+        await copyTextItems(
+          ctx,
+          slice,
+          targetSlice,
+          blockIds,
+          otherThan(await elsewhere(items, hereItems), page.container),
+        );
+        const toPublish = new Set<string>();
+        for (const r of items) if (published.has(r.id)) toPublish.add(r.id);
+        // An item created just now is not linked yet; one that was here already is as it was read.
+        if (toPublish.size > 0) publishedHere += await publishItems(ctx, slice, targetSlice, toPublish);
+      }
+      if (page.kind === 'project') {
+        if (written(report) > before) {
+          order = await targetOrder(services, workspaceId, limits, page.container);
+        }
+        await copyOrder(ctx, page.container, source, target, texts.order(page), order);
+      }
+    } finally {
+      hereSpool.close();
     }
-    if (page.kind === 'project') await copyOrder(ctx, slice, here);
   }
   if (publishedHere > 0) {
     target = await structure(true);
