@@ -93,6 +93,7 @@ export function sliceParse(columns: ParsedColumn[]): { head: ParsedHead; slices:
     })),
     skipped: columns.flatMap(({ file }, column) => file.skipped.map(({ key, reason }) => ({ column, key, reason }))),
   };
+  if (columns.length === 1 && distinctKeys(columns[0]!.file)) return { head, slices: singleColumn(columns[0]!.file) };
   const keys = new Map<string, FileKey>();
   columns.forEach(({ file }, column) => {
     for (const entry of file.entries) {
@@ -115,4 +116,28 @@ export function sliceParse(columns: ParsedColumn[]): { head: ParsedHead; slices:
     if (slice.length > 0) yield slice;
   }
   return { head, slices: slices() };
+}
+
+/** One column's keys in slices, straight from its entries (the keys of one column are distinct). */
+function* singleColumn(file: ParsedFile): Generator<FileKey[]> {
+  const entries = file.entries;
+  file.entries = [];
+  for (let start = 0; start < entries.length; start += SLICE_KEYS) {
+    const slice: FileKey[] = [];
+    for (let index = start; index < Math.min(entries.length, start + SLICE_KEYS); index++) {
+      const { key, value } = entries[index]!;
+      slice.push({ key, values: [{ column: 0, value }] });
+    }
+    (entries as unknown[]).fill(undefined, start, start + SLICE_KEYS);
+    yield slice;
+  }
+}
+
+function distinctKeys(file: ParsedFile): boolean {
+  const keys = new Set<string>();
+  for (const { key } of file.entries) {
+    if (keys.has(key)) return false;
+    keys.add(key);
+  }
+  return true;
 }
