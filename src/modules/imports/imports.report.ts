@@ -82,7 +82,7 @@ export class ImportReportWriter {
     if (list.pending !== '') yield Buffer.from(list.pending, 'utf8');
   }
 
-  /** The answer as JSON: exactly the route's `ImportReport`, a piece at a time. */
+  /** The answer as JSON: exactly the route's `ImportReport` schema (`imports.types.ts`), a piece at a time. */
   async *json(): AsyncGenerator<Buffer> {
     let head = `{"dryRun":${this.dryRun}`;
     for (const name of ['created', 'updated', 'unchanged', 'skipped', 'warnings'] as const) {
