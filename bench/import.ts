@@ -10,6 +10,7 @@
  * longest the server's event loop was held (target: under 100 ms). For files of 100,000 keys and
  * more: BENCH_KEYS=200000 BENCH_ROUNDS=1 BENCH_VARIANTS=0 (base text only) or BENCH_FORMAT=json
  * (a flat json_i18next file), with LIMIT_BODY_BYTES raised for the server as the file needs.
+ * The server's peak RSS over the run (VmHWM) is printed at the end.
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -111,6 +112,16 @@ async function timed(body: Record<string, unknown>): Promise<{ ms: number; cpu: 
   return { ms: performance.now() - start, cpu: serverCpuMs() - cpu, stall, report };
 }
 
+/** The server's peak RSS so far in MiB (VmHWM from /proc; 0 where there is none). */
+function serverPeakMiB(): number {
+  try {
+    const line = readFileSync(`/proc/${server.pid}/status`, 'utf8').match(/^VmHWM:\s+(\d+) kB/m);
+    return line ? Math.round(Number(line[1]) / 102.4) / 10 : 0;
+  } catch {
+    return 0;
+  }
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const imports: number[] = [];
 const cpus: number[] = [];
@@ -130,6 +141,7 @@ for (let round = 0; round < ROUNDS; round++) {
   dry.push(third.ms);
   stalls.push(first.stall, second.stall, third.stall);
 }
+const peakMiB = serverPeakMiB();
 await stop(server);
 
 const target = database === 'postgres' ? 6000 : 3000;
@@ -145,4 +157,5 @@ console.log(`  dry run: ${median(dry).toFixed(0)} ms`);
 let stall = 0;
 for (const value of stalls) stall = Math.max(stall, value);
 console.log(`  longest /healthz answer during any of them: ${stall.toFixed(0)} ms (target < 100 ms)`);
+console.log(`  server peak RSS over the whole run: ${peakMiB} MiB`);
 console.log(`  target < ${target} ms: ${ms < target ? 'met' : 'MISSED'}`);

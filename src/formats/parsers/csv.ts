@@ -5,7 +5,7 @@
  * rows, as in i18next.
  */
 import { parse } from 'csv-parse/sync';
-import { groupPluralKeys, settlePlurals } from './plurals.js';
+import { formTexts, groupPluralKeys, settlePlurals } from './plurals.js';
 import { MalformedFile, type ParsedFile } from './types.js';
 
 export interface CsvMapping {
@@ -35,18 +35,29 @@ export function parseCsv(
   mapping: CsvMapping,
   localeOf: (target: string | null) => string,
 ): Array<{ target: string | null; file: ParsedFile }> {
-  // The rows as csv-parse reads them, one array of cells each, and nothing else: building every
-  // row's record (an object of every column) besides held a file of 200,000 rows twice over.
+  // Only the cells of the columns the mapping names, one list per column: a row's array of
+  // cells (csv-parse's record) costs several times its strings, and a file of 200,000 rows held
+  // that way took 60 MB.
   let headerRow: string[] | null = null;
-  const cells: string[][] = [];
+  const named = [mapping.key, mapping.text, mapping.notes, ...Object.values(mapping.variants ?? {})];
+  /** Column index (in the header) -> its cells, row by row. */
+  const kept = new Map<number, string[]>();
+  let rows = 0;
   try {
     parse(content, {
       bom: true,
       skip_empty_lines: true,
       relax_column_count: false,
       on_record: (record: string[]) => {
-        if (headerRow === null) headerRow = record;
-        else cells.push(record);
+        if (headerRow === null) {
+          headerRow = record;
+          // A header named twice is its last column, as a record of the row would have it.
+          for (const name of named)
+            if (name !== undefined && record.includes(name)) kept.set(record.lastIndexOf(name), []);
+        } else {
+          for (const [column, cells] of kept) cells.push(record[column] ?? '');
+          rows += 1;
+        }
         return null;
       },
     });
@@ -62,7 +73,7 @@ export function parseCsv(
   const lineOf = (index: number) => recordLines(content)[index + 1] ?? index + 2;
   // A header named twice is its last column, as a record of the row would have it.
   const at = (name: string) => header.lastIndexOf(name);
-  const cell = (row: number, column: number) => (column < 0 ? '' : (cells[row]?.[column] ?? ''));
+  const cell = (row: number, column: number) => (column < 0 ? '' : (kept.get(column)?.[row] ?? ''));
   const headers = new Set(header);
   const column = (name: string, field: string) => {
     if (headerRow !== null && !headers.has(name)) {
@@ -85,7 +96,7 @@ export function parseCsv(
   const keyAt = at(keyColumn);
   const notesAt = notesColumn === null ? -1 : at(notesColumn);
   const seen = new Map<string, number>();
-  for (let index = 0; index < cells.length; index++) {
+  for (let index = 0; index < rows; index++) {
     const key = cell(index, keyAt);
     if (key === '') throw new MalformedFile(`line ${lineOf(index)}`, `the key column "${keyColumn}" is empty`);
     const earlier = seen.get(key);
@@ -95,18 +106,19 @@ export function parseCsv(
     seen.set(key, index);
   }
   seen.clear();
-  return targets.map(({ target, header: name }) => {
+  return targets.map(({ target, header: name }, targetIndex) => {
     const textAt = at(name);
     // An empty cell is a text not written in that column yet, not an empty text.
     const items: Array<{ key: string; text: string; notes: string | undefined; index: number }> = [];
-    for (let index = 0; index < cells.length; index++) {
+    for (let index = 0; index < rows; index++) {
       const text = cell(index, textAt);
       if (text === '') continue;
       items.push({ key: cell(index, keyAt), text, notes: notesAt < 0 ? undefined : cell(index, notesAt), index });
     }
+    // The last column's items hold all the cells the parse still needs: the lists can go.
+    if (targetIndex === targets.length - 1) kept.clear();
     const entries = groupPluralKeys(items).map(({ key, primary, forms }) => {
-      const texts = new Map([...forms].map(([form, item]) => [form, item.text]));
-      const value = settlePlurals(primary?.text ?? null, texts, localeOf(target));
+      const value = settlePlurals(primary?.text ?? null, formTexts(forms), localeOf(target));
       const first = primary ?? [...forms.values()][0]!;
       const notes = notesColumn !== null && target === null ? { notes: first.notes ?? '' } : {};
       return { key, at: `row ${first.index + 2}`, value: { ...value, ...notes } };

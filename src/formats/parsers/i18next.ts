@@ -4,14 +4,13 @@
  */
 import { findPlaceholders } from '../../text/placeholders.js';
 import { flatStrings, readJsonObject } from './json.js';
-import { groupPluralKeys, settlePlurals } from './plurals.js';
+import { formTexts, groupPluralKeys, settlePlurals } from './plurals.js';
 import type { ParsedFile, ParseOptions } from './types.js';
 
 export function parseI18next(content: string, options: ParseOptions): ParsedFile {
   const { strings, variantName } = flatStrings(readJsonObject(content), options.keySeparator ?? '.');
   const entries = groupPluralKeys(strings).map(({ key, primary, forms }) => {
-    const texts = new Map([...forms].map(([form, item]) => [form, item.text]));
-    const value = settlePlurals(primary?.text ?? null, texts, options.locale);
+    const value = settlePlurals(primary?.text ?? null, formTexts(forms), options.locale);
     return { key, at: (primary ?? [...forms.values()][0]!).at, value };
   });
   return { entries, skipped: [], variantName, carriesPlurals: true };

@@ -37,19 +37,24 @@ export function settlePlurals(
   return { text: ordered[0]!.text, plurals: ordered };
 }
 
+/** The forms of a group that has none: one shared empty map rather than one per key. */
+const NO_FORMS: ReadonlyMap<PluralForm, never> = new Map<PluralForm, never>();
+
 /**
  * Flat keys grouped the i18next way: `<key>_<form>` is a plural form of `<key>` when the file
- * also has `<key>` or `<key>_other`; the plain `<key>` is the display text.
+ * also has `<key>` or `<key>_other`; the plain `<key>` is the display text. A group without forms
+ * shares one empty map: a file of 200,000 keys is mostly such groups.
  */
 export function groupPluralKeys<T extends { key: string }>(
   items: readonly T[],
-): Array<{ key: string; primary: T | null; forms: Map<PluralForm, T> }> {
-  const keys = new Set(items.map((item) => item.key));
-  const groups = new Map<string, { key: string; primary: T | null; forms: Map<PluralForm, T> }>();
+): Array<{ key: string; primary: T | null; forms: ReadonlyMap<PluralForm, T> }> {
+  const keys = new Set<string>();
+  for (const item of items) keys.add(item.key);
+  const groups = new Map<string, { key: string; primary: T | null; forms: ReadonlyMap<PluralForm, T> }>();
   const groupOf = (key: string) => {
     let group = groups.get(key);
     if (!group) {
-      group = { key, primary: null, forms: new Map() };
+      group = { key, primary: null, forms: NO_FORMS };
       groups.set(key, group);
     }
     return group;
@@ -58,8 +63,16 @@ export function groupPluralKeys<T extends { key: string }>(
     const at = item.key.lastIndexOf('_');
     const base = at > 0 ? item.key.slice(0, at) : '';
     const form = item.key.slice(at + 1);
-    if (at > 0 && isForm(form) && (keys.has(base) || keys.has(`${base}_other`))) groupOf(base).forms.set(form, item);
-    else groupOf(item.key).primary = item;
+    if (at > 0 && isForm(form) && (keys.has(base) || keys.has(`${base}_other`))) {
+      const group = groupOf(base);
+      if (group.forms === NO_FORMS) group.forms = new Map();
+      (group.forms as Map<PluralForm, T>).set(form, item);
+    } else groupOf(item.key).primary = item;
   }
+  keys.clear();
   return [...groups.values()];
 }
+
+/** The texts of a group's forms, for `settlePlurals` (the shared empty map when it has none). */
+export const formTexts = (forms: ReadonlyMap<PluralForm, { text: string }>): ReadonlyMap<PluralForm, string> =>
+  forms.size === 0 ? NO_FORMS : new Map([...forms].map(([form, item]) => [form, item.text]));

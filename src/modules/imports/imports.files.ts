@@ -3,7 +3,7 @@ import { compareNames } from '../../formats/shared/variables.js';
 import { badRequest } from '../../http/errors.js';
 import type { Variable } from '../variables/variables.service.js';
 import type { Variant } from '../variants/variants.service.js';
-import { parseFile } from './imports.parse-thread.js';
+import { openParse, type ParsedSource } from './imports.parse-thread.js';
 import type { ImportColumn } from './imports.plan.js';
 import type { ImportRequest } from './imports.types.js';
 
@@ -17,12 +17,16 @@ function orderedNames(variables: readonly Variable[], order: 'default' | 'alphab
   return order === 'alphabetical' ? names.sort(compareNames) : names;
 }
 
+/**
+ * The file's columns, and its parse to read the keys from a slice at a time (`source.next()`);
+ * the caller closes the source.
+ */
 export async function parseColumns(
   request: ImportRequest,
   language: string,
   variables: readonly Variable[],
   variantOf: VariantOf,
-): Promise<ImportColumn[]> {
+): Promise<{ columns: ImportColumn[]; source: ParsedSource }> {
   const variant = variantOf(request.variantId, 'variantId');
   const locale = variant?.localeCode || language;
   const options = {
@@ -40,32 +44,34 @@ export async function parseColumns(
       rows.set(id, row);
       locales[id] = row?.localeCode || language;
     }
-    const columns = await parseFile({
+    const source = await openParse({
       format: 'csv',
       content: request.content,
       options,
       csv: { columns: request.columns, locales },
     });
-    return columns.map(({ target, file }) => ({
+    const columns = source.columns.map(({ target, carriesPlurals }) => ({
       variant: columnVariant(target === null ? variant : (rows.get(target) ?? null)),
-      file,
+      carriesPlurals,
     }));
+    return { columns, source };
   }
   if (request.columns !== undefined) throw badRequest('columns: only a csv import takes a column mapping');
   if (request.stringsdict !== undefined && request.format !== 'ios-strings') {
     throw badRequest('stringsdict: only an ios-strings import takes a .stringsdict');
   }
-  const [column] = await parseFile({
+  const source = await openParse({
     format: request.format,
     content: request.content,
     options,
     ...(request.stringsdict !== undefined && { stringsdict: request.stringsdict }),
   });
-  const file = column!.file;
-  if (file.variantName !== null && request.variantId === undefined) {
+  const column = source.columns[0]!;
+  if (column.variantName !== null && request.variantId === undefined) {
+    source.close();
     throw badRequest(
-      `the file is an export of the variant "${file.variantName}": give its variantId (or variantId=base to import it as base text)`,
+      `the file is an export of the variant "${column.variantName}": give its variantId (or variantId=base to import it as base text)`,
     );
   }
-  return [{ variant: columnVariant(variant), file }];
+  return { columns: [{ variant: columnVariant(variant), carriesPlurals: column.carriesPlurals }], source };
 }

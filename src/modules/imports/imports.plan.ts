@@ -1,34 +1,30 @@
 /**
  * What an import does, decided from the parsed file and the texts that exist (pure): which keys
  * become new texts, which update the base text or a variant's value, which are unchanged, and
- * which are skipped and why. The services' own planning then checks and writes it.
+ * which are skipped and why. The file is planned a slice of keys at a time (`createPlanner`):
+ * each slice's plan is written before the next is read, and its part of the answer goes into
+ * the report as it is planned. The services' own planning then checks and writes it.
  */
 
-import { setImmediate as nextTurn } from 'node:timers/promises';
-import { namePrintf, type ParsedFile, type ParsedForm, type ParsedText } from '../../formats/parsers/index.js';
+import { namePrintf, type ParsedForm, type ParsedText } from '../../formats/parsers/index.js';
 import { compareNames } from '../../formats/shared/variables.js';
 import { DEVELOPER_ID_PATTERN } from '../../http/schemas.js';
 import { findPlaceholders } from '../../text/placeholders.js';
 import type { PluralText, TextEntity, TextValue } from '../texts/index.js';
 import type { Variable } from '../variables/variables.service.js';
-import {
-  type ImportKey,
-  type ImportKeyJson,
-  type ImportReport,
-  type ImportSkip,
-  type ImportValueChange,
-  importKeyJson,
-} from './imports.types.js';
+import type { FileKey, ParserSkip } from './imports.parse.js';
+import type { ImportReportWriter } from './imports.report.js';
+import type { ImportKey, ImportSkip, ImportValueChange } from './imports.types.js';
 
 export interface ImportColumn {
   /** The variant the column's texts are values of; null: base text. */
   variant: { id: number; developerId: string } | null;
-  file: ParsedFile;
+  /** Whether the format writes plural forms: an entry without them then means "no plurals". */
+  carriesPlurals: boolean;
 }
 
 export interface PlanInput {
   columns: readonly ImportColumn[];
-  entities: ReadonlyMap<string, TextEntity>;
   /** The workspace's variables in creation order. */
   variables: readonly Variable[];
   variableOrder: 'default' | 'alphabetical';
@@ -60,92 +56,116 @@ export interface ContentUpdate {
   variables?: string[];
 }
 
-export interface PlannedImport {
+/** What one slice of the file writes. */
+export interface SlicePlan {
   create: NewContent[];
   /** One batch for the base text (no `variantId`) and one per variant, in column order. */
   updates: Array<{ variantId?: string; updates: ContentUpdate[] }>;
-  report: Omit<ImportReport, 'dryRun'>;
 }
 
 const DEVELOPER_ID = new RegExp(DEVELOPER_ID_PATTERN);
 
-/**
- * Keys planned between two turns of the event loop: a file of 200,000 keys is planned in slices
- * of a few milliseconds each, so other requests are answered meanwhile.
- */
-export const PLAN_SLICE_KEYS = 2_000;
-
-interface KeyValues {
-  values: Array<{ column: ImportColumn; value: ParsedText }>;
+/** A key the parser skipped (a value of it): its part of `keys[]` is held until the end. */
+interface HeldKey {
+  action: ImportKey['action'];
+  reasons: string[];
+  changes: ImportValueChange[];
 }
 
-export async function planImport(input: PlanInput): Promise<PlannedImport> {
+const reasonOf = (skip: ImportSkip) => (skip.variantId ? `${skip.variantId}: ${skip.reason}` : skip.reason);
+
+const keyJson = (key: string, action: ImportKey['action'], reasons: readonly string[], changes: ImportValueChange[]) =>
+  JSON.stringify({
+    key,
+    action,
+    ...(reasons.length > 0 && { reason: reasons.join('; ') }),
+    changes,
+  } satisfies ImportKey);
+
+/**
+ * Plans the file a slice of keys at a time, into `report`. The answer lists the keys the parser
+ * skipped first (in the order of their columns), then every other key in the file's order, as
+ * it did when the whole file was planned at once: the skipped keys (few; entries the parser
+ * could not hold) are held until `finish`, every other key's part goes into the report at once.
+ */
+export function createPlanner(input: PlanInput, parserSkips: readonly ParserSkip[], report: ImportReportWriter) {
   const variableNames = new Map(input.variables.map((v) => [v.id, v.name]));
   const known = new Set(variableNames.values());
-  const report: PlannedImport['report'] = {
-    created: [],
-    updated: [],
-    unchanged: [],
-    skipped: [],
-    warnings: [],
-    keys: [],
-  };
-  // What each key changes, for the answer's `keys`: the file's keys in their order.
-  const changesOf = new Map<string, ImportValueChange[]>();
-  const noteKey = (key: string) => {
-    if (!changesOf.has(key)) changesOf.set(key, []);
-    return changesOf.get(key)!;
-  };
-  const create: NewContent[] = [];
-  const updates = new Map<string, { variantId?: string; updates: ContentUpdate[] }>();
-  for (const column of input.columns) {
-    const id = column.variant?.developerId ?? '';
-    if (!updates.has(id)) updates.set(id, column.variant ? { variantId: id, updates: [] } : { updates: [] });
-    for (const skip of column.file.skipped) {
-      noteKey(skip.key);
-      report.skipped.push(skipOf(skip.key, column, skip.reason));
-    }
+  const order = new Map(input.variables.map((v, index) => [v.name, index]));
+  const held = new Map<string, HeldKey>();
+  for (const { column, key, reason } of parserSkips) {
+    const skip = skipOf(key, input.columns[column]!, reason);
+    report.add('skipped', JSON.stringify(skip));
+    const entry = held.get(key);
+    if (entry) entry.reasons.push(reasonOf(skip));
+    else held.set(key, { action: 'skip', reasons: [reasonOf(skip)], changes: [] });
   }
 
-  const keys = new Map<string, KeyValues>();
-  for (const column of input.columns) {
-    for (const entry of column.file.entries) {
-      const found = keys.get(entry.key);
-      if (found) found.values.push({ column, value: entry.value });
-      else keys.set(entry.key, { values: [{ column, value: entry.value }] });
+  /** The plan of one slice of keys, with `entities` the texts of those keys that exist. */
+  function planSlice(slice: readonly FileKey[], entities: ReadonlyMap<string, TextEntity>): SlicePlan {
+    const create: NewContent[] = [];
+    const updates = new Map<string, { variantId?: string; updates: ContentUpdate[] }>();
+    for (const column of input.columns) {
+      const id = column.variant?.developerId ?? '';
+      if (!updates.has(id)) updates.set(id, column.variant ? { variantId: id, updates: [] } : { updates: [] });
     }
+    for (const fileKey of slice) {
+      const reasons: string[] = [];
+      const changes: ImportValueChange[] = [];
+      const skipped = (skip: ImportSkip) => {
+        report.add('skipped', JSON.stringify(skip));
+        reasons.push(reasonOf(skip));
+      };
+      const action = planKey(fileKey, entities, create, updates, changes, skipped);
+      const entry = held.get(fileKey.key);
+      if (entry) {
+        entry.action = action;
+        for (const reason of reasons) entry.reasons.push(reason);
+        entry.changes = changes;
+      } else report.add('keysRest', keyJson(fileKey.key, action, reasons, changes));
+    }
+    return { create, updates: [...updates.values()] };
   }
 
-  let planned = 0;
-  for (const [key, { values }] of keys) {
-    if (++planned % PLAN_SLICE_KEYS === 0) await nextTurn();
-    const noted = noteKey(key);
+  /** One key: what it writes (into `create` and `updates`), what it changes, and its action. */
+  function planKey(
+    { key, values: columnValues }: FileKey,
+    entities: ReadonlyMap<string, TextEntity>,
+    create: NewContent[],
+    updates: Map<string, { variantId?: string; updates: ContentUpdate[] }>,
+    noted: ImportValueChange[],
+    skipped: (skip: ImportSkip) => void,
+  ): ImportKey['action'] {
+    const values = columnValues.map(({ column, value }) => ({ column: input.columns[column]!, value }));
     if (input.skip?.has(key)) {
-      report.skipped.push({ key, reason: SKIPPED_ON_REQUEST });
-      continue;
+      skipped({ key, reason: SKIPPED_ON_REQUEST });
+      return 'skip';
     }
     if (!DEVELOPER_ID.test(key)) {
-      report.skipped.push({
+      skipped({
         key,
         reason: 'not a developer ID (1 to 128 letters, digits, ".", "_" or "-", starting with a letter or digit)',
       });
-      continue;
+      return 'skip';
     }
     const tooLong = values.find(({ value }) => overLimit(value, input.limits));
     if (tooLong) {
-      report.skipped.push(skipOf(key, tooLong.column, overLimit(tooLong.value, input.limits)!));
-      continue;
+      skipped(skipOf(key, tooLong.column, overLimit(tooLong.value, input.limits)!));
+      return 'skip';
     }
-    const entity = input.entities.get(key) ?? null;
+    const entity = entities.get(key) ?? null;
     const listed = entity ? entity.variableIds.flatMap((id) => variableNames.get(id) ?? []) : [];
-    const named = values.map(({ column, value }) => ({ column, value: nameArguments(value, listed, input) }));
+    const named = values.map(({ column, value }) => ({ column, value: nameArguments(value, listed, input, order) }));
     const used = [...new Set(named.flatMap(({ value }) => textsOf(value)).flatMap(placeholderNames))];
     const unknown = used.filter((name) => !known.has(name));
     if (unknown.length > 0) {
-      report.warnings.push({
-        key,
-        message: `{{${unknown.join('}}, {{')}}} name no variable of the workspace: kept as text`,
-      });
+      report.add(
+        'warnings',
+        JSON.stringify({
+          key,
+          message: `{{${unknown.join('}}, {{')}}} name no variable of the workspace: kept as text`,
+        }),
+      );
     }
     const usedKnown = used.filter((name) => known.has(name));
     const base = named.find(({ column }) => column.variant === null)?.value;
@@ -154,9 +174,9 @@ export async function planImport(input: PlanInput): Promise<PlannedImport> {
     if (entity === null) {
       if (!base) {
         for (const { column } of variantValues) {
-          report.skipped.push(skipOf(key, column, `no text with developer ID ${key} yet: import its base text first`));
+          skipped(skipOf(key, column, `no text with developer ID ${key} yet: import its base text first`));
         }
-        continue;
+        return 'skip';
       }
       for (const change of valueChanges(null, null, base, true)) noted.push(change);
       for (const { column, value } of variantValues) {
@@ -177,14 +197,14 @@ export async function planImport(input: PlanInput): Promise<PlannedImport> {
           })),
         }),
       });
-      report.created.push(key);
-      continue;
+      report.add('created', JSON.stringify(key));
+      return 'create';
     }
 
     const refusal = refuse(entity, input.projectRowId);
     if (refusal !== null) {
-      for (const { column } of named) report.skipped.push(skipOf(key, column, refusal));
-      continue;
+      for (const { column } of named) skipped(skipOf(key, column, refusal));
+      return 'skip';
     }
     const newVariables = usedKnown.filter((name) => !listed.includes(name));
     let variables = newVariables.length > 0 ? [...listed, ...newVariables] : undefined;
@@ -193,7 +213,7 @@ export async function planImport(input: PlanInput): Promise<PlannedImport> {
       const current: TextValue | null = column.variant
         ? (entity.variants.find((v) => v.variantId === column.variant!.id) ?? null)
         : entity;
-      const update = contentUpdate(key, current, value, column.file.carriesPlurals);
+      const update = contentUpdate(key, current, value, column.carriesPlurals);
       if (update === null) continue;
       for (const change of valueChanges(column.variant, current, value, update.plurals !== undefined, update)) {
         noted.push(change);
@@ -212,46 +232,19 @@ export async function planImport(input: PlanInput): Promise<PlannedImport> {
       else updates.set('', { updates: [{ developerId: key, variables }] });
       changed = true;
     }
-    (changed ? report.updated : report.unchanged).push(key);
+    report.add(changed ? 'updated' : 'unchanged', JSON.stringify(key));
+    return changed ? 'update' : 'unchanged';
   }
-  report.keys = await keyActions(report, changesOf);
-  return { create, updates: [...updates.values()], report };
-}
 
-/** Each key's action from the lists it is in, with the reasons it (or a value of it) was skipped. */
-async function keyActions(
-  report: PlannedImport['report'],
-  changesOf: Map<string, ImportValueChange[]>,
-): Promise<ImportKeyJson[]> {
-  const actions = new Map<string, ImportKey['action']>();
-  for (const key of report.created) actions.set(key, 'create');
-  for (const key of report.updated) actions.set(key, 'update');
-  for (const key of report.unchanged) actions.set(key, 'unchanged');
-  const reasons = new Map<string, string[]>();
-  for (const skip of report.skipped) {
-    const reason = skip.variantId ? `${skip.variantId}: ${skip.reason}` : skip.reason;
-    const known = reasons.get(skip.key);
-    if (known) known.push(reason);
-    else reasons.set(skip.key, [reason]);
+  /** After the last slice: the keys the parser skipped, first in the answer's `keys[]`. */
+  function finish(): void {
+    for (const [key, { action, reasons, changes }] of held)
+      report.add('keysFirst', keyJson(key, action, reasons, changes));
+    held.clear();
   }
-  const out: ImportKeyJson[] = [];
-  for (const [key, changes] of changesOf) {
-    if (out.length % PLAN_SLICE_KEYS === PLAN_SLICE_KEYS - 1) await nextTurn();
-    const why = reasons.get(key);
-    const entry: ImportKey = {
-      key,
-      action: actions.get(key) ?? 'skip',
-      ...(why && { reason: why.join('; ') }),
-      changes,
-    };
-    out.push(importKeyJson(entry));
-    // The key's changes are in its JSON now: the map need not hold them until the last key.
-    changesOf.set(key, NO_CHANGES);
-  }
-  return out;
-}
 
-const NO_CHANGES: ImportValueChange[] = [];
+  return { planSlice, finish };
+}
 
 const pluralsText = (plurals: readonly { form: string; text: string }[] | null | undefined) =>
   (plurals ?? []).map((p) => `${p.form}: ${p.text}`).join('\n');
@@ -313,9 +306,13 @@ const placeholderNames = (text: string) => findPlaceholders(text).map((p) => p.n
  * numbered as the export numbers them (`variableOrder`); the plural count of a stringsdict form
  * is argument 1. Without an existing text they stay as written.
  */
-function nameArguments(value: ParsedText, listed: readonly string[], input: PlanInput): ParsedText {
+function nameArguments(
+  value: ParsedText,
+  listed: readonly string[],
+  input: PlanInput,
+  order: ReadonlyMap<string, number>,
+): ParsedText {
   if (!value.positional) return value;
-  const order = new Map(input.variables.map((v, index) => [v.name, index]));
   const names = [...listed].sort((a, b) =>
     input.variableOrder === 'alphabetical' ? compareNames(a, b) : (order.get(a) ?? 0) - (order.get(b) ?? 0),
   );

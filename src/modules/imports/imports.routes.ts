@@ -1,5 +1,3 @@
-import { Readable } from 'node:stream';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
@@ -10,8 +8,9 @@ import { IMPORT_FORMATS } from '../../formats/parsers/index.js';
 import { scopeOf } from '../../http/auth.js';
 import { badRequest } from '../../http/errors.js';
 import { Nullable, withErrors } from '../../http/schemas.js';
+import { bodyOf } from '../../shared/chunked-body.js';
 import type { ImportsService } from './imports.service.js';
-import type { ImportRequest, ImportReport as Report } from './imports.types.js';
+import type { ImportRequest } from './imports.types.js';
 
 /** The body; `skip` is bounded like every list a request carries (LIMIT_BATCH_ITEMS). */
 const importBody = (maxSkip: number) =>
@@ -176,39 +175,10 @@ export const importsRoutes: FastifyPluginAsyncTypebox<{ imports: ImportsService;
     },
     async (request, reply) => {
       const report = await imports.importFile(scopeOf(request), request.body as ImportRequest, limits);
-      const parts = await reportParts(report);
-      // A large answer goes out as its parts, never copied into one buffer of tens of megabytes.
-      const body = parts.length === 1 ? parts[0] : Readable.from(parts, { objectMode: false });
+      // The answer as the import wrote it (a piece at a time, from memory or its file): bytes when
+      // small, else a stream, never copied into one buffer of tens of megabytes.
+      const body = await bodyOf(report.json(), async () => report.close());
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
 };
-
-const REPORT_NAMES = ['created', 'updated', 'unchanged', 'skipped', 'warnings', 'keys'] as const;
-
-/**
- * The answer as JSON bytes, written 2,000 list elements at a time with a turn of the event loop
- * between: the report of 200,000 keys is tens of megabytes, which the schema's serializer would
- * write in one block. Each element is exactly the schema's object (`ImportReport` above).
- */
-async function reportParts(report: Report): Promise<Buffer[]> {
-  const parts: Buffer[] = [];
-  let pending = `{"dryRun":${report.dryRun}`;
-  for (const name of REPORT_NAMES) {
-    const list: readonly unknown[] = report[name];
-    // `keys` are JSON already (`ImportKeyJson`).
-    const json = name === 'keys' ? (element: unknown) => element as string : JSON.stringify;
-    pending += `,"${name}":[`;
-    for (let index = 0; index < list.length; index++) {
-      pending += index === 0 ? json(list[index]) : `,${json(list[index])}`;
-      if (index % 2_000 === 1_999) {
-        parts.push(Buffer.from(pending));
-        pending = '';
-        await nextTurn();
-      }
-    }
-    pending += ']';
-  }
-  parts.push(Buffer.from(`${pending}}`));
-  return parts;
-}

@@ -19,14 +19,10 @@ import { loadTextsByDeveloperIds, type TextEntity, variantNotFoundMessage } from
 import type { Variable, VariablesService } from '../variables/variables.service.js';
 import type { Variant, VariantsService } from '../variants/variants.service.js';
 import { parseColumns } from './imports.files.js';
-import {
-  type ContentUpdate,
-  type ImportColumn,
-  type NewContent,
-  type PlannedImport,
-  planImport,
-} from './imports.plan.js';
-import type { ImportReport, ImportRequest } from './imports.types.js';
+import type { FileKey } from './imports.parse.js';
+import { type ContentUpdate, createPlanner, type NewContent, type SlicePlan } from './imports.plan.js';
+import { ImportReportWriter } from './imports.report.js';
+import type { ImportRequest } from './imports.types.js';
 
 export interface ImportsDeps {
   db: Kysely<Database>;
@@ -75,87 +71,132 @@ export function createImportsService(deps: ImportsDeps) {
     return { kind: 'text_item', projectId, projectRowId: project.id, ...(blockId !== undefined && { blockId }) };
   }
 
-  /** The file read against the workspace as it is now: what to create and update. */
-  async function plan(executor: Executor, workspaceId: number, request: ImportRequest, limits: ContentLimits) {
+  /**
+   * The file read, planned and (with `write`) written a slice of keys at a time: each slice's
+   * existing texts are read, its plan made, written and its part of the answer put in the report
+   * before the next slice is taken from the parse, so memory holds a slice, never the file's plan.
+   */
+  async function run(
+    executor: Executor,
+    workspaceId: number,
+    request: ImportRequest,
+    limits: ContentLimits,
+    report: ImportReportWriter,
+    write: ((target: Destination, slice: SlicePlan) => Promise<void>) | null,
+  ): Promise<void> {
     const target = await destination(executor, workspaceId, request);
     const [variants, variables, language] = await Promise.all([
       deps.variants.listVariants(executor, workspaceId),
       deps.variables.listVariables(executor, workspaceId),
       deps.accounts.baseLanguage(executor, workspaceId),
     ]);
-    const columns = await readColumns(request, variants, variables, language);
-    const entities = await existingTexts(executor, workspaceId, target.kind, columns);
-    const planned = await planImport({
-      columns,
-      entities,
-      variables,
-      variableOrder: request.variableOrder ?? 'default',
-      projectRowId: target.kind === 'text_item' ? target.projectRowId : null,
-      limits,
-      ...(request.skip && request.skip.length > 0 && { skip: new Set(request.skip) }),
-    });
-    return { target, planned };
-  }
-
-  /** `limits`: the content limits of the routes' schemas, which an import's texts keep too. */
-  async function importFile(scope: WriteScope, request: ImportRequest, limits: ContentLimits): Promise<ImportReport> {
-    const { workspaceId } = scope;
-    if (request.dryRun) {
-      const { planned } = await plan(db, workspaceId, request, limits);
-      return { dryRun: true, ...planned.report };
-    }
-    // Outside the transaction: the accounts service reads on its own connection.
-    const userIds = await deps.accounts.userIdsByEmail(workspaceId);
-    return writes.write(scope, async (trx, progress) => {
-      const { target, planned } = await plan(trx, workspaceId, request, limits);
-      const richText = request.richText === 'html' ? { richText: 'html' as const } : {};
-      // In parts, each checked and written by the services' own rules, inside the one transaction:
-      // a part that fails leaves nothing of the import written. Each part's changes go into the
-      // change log as soon as it is written, so that memory holds one part's, never the file's.
-      for (const part of writeParts(planned, WRITE_PART_KEYS)) {
-        const written =
-          target.kind === 'text_item'
-            ? await deps.textItems.importIn(trx, workspaceId, userIds, {
-                projectId: target.projectId,
-                create: part.create.map((c) => ({
-                  ...c,
-                  ...(target.blockId !== undefined && { blockId: target.blockId }),
-                })),
-                updates: part.updates,
-                ...richText,
-              })
-            : await deps.components.importIn(trx, workspaceId, userIds, {
-                create: part.create.map((c) => ({
-                  ...c,
-                  ...(target.folderId !== undefined && { folderId: target.folderId }),
-                })),
-                updates: part.updates,
-                ...richText,
-              });
-        await progress.record(written);
+    const { columns, source } = await readColumns(request, variants, variables, language);
+    try {
+      const planner = createPlanner(
+        {
+          columns,
+          variables,
+          variableOrder: request.variableOrder ?? 'default',
+          projectRowId: target.kind === 'text_item' ? target.projectRowId : null,
+          limits,
+          ...(request.skip && request.skip.length > 0 && { skip: new Set(request.skip) }),
+        },
+        source.skipped,
+        report,
+      );
+      let next = source.next();
+      for (;;) {
+        const keys = await next;
+        if (keys === null) break;
+        // The parse thread readies the next slice while this one is read, planned and written.
+        next = source.next();
+        next.catch(() => undefined);
+        const entities = await existingTexts(executor, workspaceId, target.kind, keys);
+        const slice = planner.planSlice(keys, entities);
+        if (write) await write(target, slice);
         await nextTurn();
       }
-      return { changes: [], result: { dryRun: false, ...planned.report } };
-    });
+      planner.finish();
+    } finally {
+      source.close();
+    }
   }
 
-  /** The texts the file's keys name that exist, read a page of keys at a time. */
+  /**
+   * `limits`: the content limits of the routes' schemas, which an import's texts keep too. The
+   * answer is the report, to be sent (`json()`) and closed by the caller; nothing of it is held
+   * once the import fails.
+   */
+  async function importFile(
+    scope: WriteScope,
+    request: ImportRequest,
+    limits: ContentLimits,
+  ): Promise<ImportReportWriter> {
+    const { workspaceId } = scope;
+    const report = new ImportReportWriter(request.dryRun === true);
+    try {
+      if (request.dryRun) {
+        await run(db, workspaceId, request, limits, report, null);
+        return report;
+      }
+      // Outside the transaction: the accounts service reads on its own connection.
+      const userIds = await deps.accounts.userIdsByEmail(workspaceId);
+      const richText = request.richText === 'html' ? { richText: 'html' as const } : {};
+      return await writes.write(scope, async (trx, progress) => {
+        // Each slice checked and written by the services' own rules, inside the one transaction: a
+        // slice that fails leaves nothing of the import written. Each part's changes go into the
+        // change log as soon as it is written, so that memory holds one part's, never the file's.
+        const writeSlice = async (target: Destination, slice: SlicePlan) => {
+          const parts: WritePart[] = [];
+          if (slice.create.length > 0) parts.push({ create: slice.create, updates: [] });
+          for (const batch of slice.updates) if (batch.updates.length > 0) parts.push({ create: [], updates: [batch] });
+          for (const part of parts) {
+            const written =
+              target.kind === 'text_item'
+                ? await deps.textItems.importIn(trx, workspaceId, userIds, {
+                    projectId: target.projectId,
+                    create: part.create.map((c) => ({
+                      ...c,
+                      ...(target.blockId !== undefined && { blockId: target.blockId }),
+                    })),
+                    updates: part.updates,
+                    ...richText,
+                  })
+                : await deps.components.importIn(trx, workspaceId, userIds, {
+                    create: part.create.map((c) => ({
+                      ...c,
+                      ...(target.folderId !== undefined && { folderId: target.folderId }),
+                    })),
+                    updates: part.updates,
+                    ...richText,
+                  });
+            await progress.record(written);
+            await nextTurn();
+          }
+        };
+        await run(trx, workspaceId, request, limits, report, writeSlice);
+        return { changes: [], result: report };
+      });
+    } catch (error) {
+      report.close();
+      throw error;
+    }
+  }
+
+  /** The texts of a slice's keys that exist: one query (a slice is `SLICE_KEYS`, 500 keys). */
   async function existingTexts(
     executor: Executor,
     workspaceId: number,
     kind: Destination['kind'],
-    columns: readonly ImportColumn[],
+    keys: readonly FileKey[],
   ): Promise<Map<string, TextEntity>> {
-    const keys = new Set<string>();
-    for (const column of columns) for (const entry of column.file.entries) keys.add(entry.key);
-    const all = [...keys];
-    const entities = new Map<string, TextEntity>();
-    for (let start = 0; start < all.length; start += READ_PAGE_KEYS) {
-      const page = await loadTextsByDeveloperIds(executor, workspaceId, kind, all.slice(start, start + READ_PAGE_KEYS));
-      for (const entity of page) entities.set(entity.developerId, entity);
-      if (start + READ_PAGE_KEYS < all.length) await nextTurn();
-    }
-    return entities;
+    const page = await loadTextsByDeveloperIds(
+      executor,
+      workspaceId,
+      kind,
+      keys.map((key) => key.key),
+    );
+    return new Map(page.map((entity) => [entity.developerId, entity]));
   }
 
   return { importFile };
@@ -164,47 +205,15 @@ export function createImportsService(deps: ImportsDeps) {
 export type ImportsService = ReturnType<typeof createImportsService>;
 
 /**
- * Keys read, checked and written per part of an import. On SQLite a part is one synchronous
- * block of the event loop (the driver does not wait on anything, and the awaits between its
- * statements are microtasks, which run before any other request): 500 keys, with their change
- * log, take 10 to 40 ms on a busy machine (2,000 took 100 to 400), and other requests are
- * answered between parts.
+ * What one call of the services writes: a slice's creates, or one batch of its updates, at most
+ * `SLICE_KEYS` (500) texts. On SQLite a part is one synchronous block of the event loop (the
+ * driver does not wait on anything, and the awaits between its statements are microtasks, which
+ * run before any other request): 500 keys, with their change log, take 10 to 40 ms on a busy
+ * machine (2,000 took 100 to 400), and other requests are answered between parts.
  */
-const WRITE_PART_KEYS = 500;
-
-/** Keys whose texts are read per query: 2,000 existing texts (with their values) took 150 ms on SQLite. */
-const READ_PAGE_KEYS = 500;
-
 interface WritePart {
   create: NewContent[];
   updates: Array<{ variantId?: string; updates: ContentUpdate[] }>;
-}
-
-/**
- * The plan as parts of at most `size` texts: the creates first, then each batch of updates in
- * order. A part's elements are let go of in the plan once handed out, so that what the write
- * holds shrinks as it goes.
- */
-function* writeParts(planned: PlannedImport, size: number): Generator<WritePart> {
-  const create = planned.create;
-  planned.create = [];
-  for (let start = 0; start < create.length; start += size) {
-    const part = create.slice(start, start + size);
-    (create as unknown[]).fill(undefined, start, start + size);
-    yield { create: part, updates: [] };
-  }
-  for (const batch of planned.updates) {
-    const all = batch.updates;
-    batch.updates = [];
-    for (let start = 0; start < all.length; start += size) {
-      const updates = all.slice(start, start + size);
-      (all as unknown[]).fill(undefined, start, start + size);
-      yield {
-        create: [],
-        updates: [batch.variantId === undefined ? { updates } : { variantId: batch.variantId, updates }],
-      };
-    }
-  }
 }
 
 /** The parsed columns of the request; a malformed file is a 400 naming the place. */
@@ -213,7 +222,7 @@ async function readColumns(
   variants: readonly Variant[],
   variables: readonly Variable[],
   language: string,
-): Promise<ImportColumn[]> {
+): Promise<Awaited<ReturnType<typeof parseColumns>>> {
   const variantOf = (developerId: string | undefined, field: string) => {
     if (developerId === undefined || developerId === 'base') return null;
     const row = variants.find((v) => v.developerId === developerId);
@@ -227,5 +236,3 @@ async function readColumns(
     throw error;
   }
 }
-
-export type { PlannedImport };

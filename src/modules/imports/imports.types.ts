@@ -69,15 +69,6 @@ export interface ImportReport {
   skipped: ImportSkip[];
   /** Imported, with something to know: a placeholder that names no variable of the workspace. */
   warnings: Array<{ key: string; message: string }>;
-  /**
-   * Every key of the file in the file's order, with its action and what it changes: each
-   * `ImportKey` already written as JSON, since the answer of an import of 200,000 keys holds
-   * them until it is sent (a string a key rather than its objects, a fifth of the memory).
-   */
-  keys: ImportKeyJson[];
+  /** Every key of the file with its action (the parser's skipped keys first, then the file's order). */
+  keys: ImportKey[];
 }
-
-/** An `ImportKey` as JSON text, exactly the answer's element (`JSON.stringify` of it). */
-export type ImportKeyJson = string & { readonly importKeyJson: unique symbol };
-
-export const importKeyJson = (key: ImportKey) => JSON.stringify(key) as ImportKeyJson;

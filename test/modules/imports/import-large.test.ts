@@ -48,6 +48,27 @@ describe('large files', () => {
     expect(frAgain['key-5']).toBe('Text number 5 of a large file (fr)');
   }, 120_000);
 
+  it('a large answer (kept on disk past 64 KB a list) is the same with and without dryRun', async () => {
+    const ws = await fresh();
+    // A key the parser skips (an Android <string-array>) comes first in keys[], as it always did.
+    const strings = keys(3000)
+      .map(([key, text]) => `  <string name="${key}">${text}</string>`)
+      .join('\n');
+    const content = `<resources>\n  <string-array name="menu"><item>A</item></string-array>\n${strings}\n</resources>`;
+    expect(content.length).toBeGreaterThan(64 * 1024);
+    const dry = await importFile(ws, { format: 'android', projectId: 'web', content, dryRun: true });
+    const real = await importFile(ws, { format: 'android', projectId: 'web', content });
+    expect({ ...dry, dryRun: false }).toEqual(real);
+    expect(real.created).toHaveLength(3000);
+    expect(real.keys).toHaveLength(3001);
+    expect(real.keys[0]).toMatchObject({ key: 'menu', action: 'skip' });
+    expect(real.keys[3000]).toEqual({
+      key: 'key-2999',
+      action: 'create',
+      changes: [{ field: 'text', before: null, after: 'Text number 2999 of a large file' }],
+    });
+  }, 120_000);
+
   it('an import of several parts is one write: one revision in history, and searchable', async () => {
     const ws = await fresh();
     // 1,200 keys: three parts of the write, and several batches of the search indexer.
