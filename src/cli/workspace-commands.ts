@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { Services } from '../services.js';
 import { describeSummary, jsonProgress, terminalProgress } from './copy/report.js';
+import { TEXTS_PER_SLICE } from './copy/snapshot.js';
 import { createSource, SOURCE_DEFAULTS, SourceError } from './copy/source.js';
 import { copyWorkspace } from './copy/workspace-copy.js';
 import type { CliIo, Json } from './io.js';
@@ -22,6 +23,7 @@ interface CopyCommandOptions {
   requestTimeout: string;
   timeout: string;
   maxResponseMb: string;
+  sliceTexts: string;
 }
 
 function positive(option: string, value: string): number {
@@ -54,8 +56,16 @@ export function registerWorkspaceCommands(workspace: Command, ctx: CommandContex
       'the largest answer taken from the source',
       String(SOURCE_DEFAULTS.maxResponseMb),
     )
+    .option(
+      '--slice-texts <count>',
+      'the texts of a project read, compared and written together (memory grows with it)',
+      String(TEXTS_PER_SLICE),
+    )
     .option('--json', 'print progress and the summary as JSON lines')
     .action(async (options: Json & CopyCommandOptions) => {
+      const sliceTexts = positive('--slice-texts', options.sliceTexts);
+      if (!Number.isInteger(sliceTexts))
+        throw new SourceError(`--slice-texts: '${options.sliceTexts}' is not a whole number`);
       const into = options.into === undefined ? undefined : ctx.workspaceId(options.into);
       const limits = {
         requestTimeoutMs: positive('--request-timeout', options.requestTimeout) * 1000,
@@ -80,6 +90,7 @@ export function registerWorkspaceCommands(workspace: Command, ctx: CommandContex
           limits: config.limits,
           into,
           progress,
+          sliceTexts,
         });
       });
       ctx.print(options, { summary }, describeSummary(summary));

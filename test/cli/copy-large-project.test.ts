@@ -6,8 +6,8 @@ import { listen } from '../clients/real-server.js';
 import { apiClient, createWorkspace, setupApp } from '../helpers/app.js';
 import { onPostgres, tempSqlitePath, testDatabaseConfig } from '../helpers/database.js';
 
-// A project larger than one slice of the copy (2,000 texts): read as a stream, put on disk in
-// slices of whole texts, and written a slice at a time. The source is a real server on SQLite; the
+// A project larger than one slice of the copy (300 texts here, `--slice-texts`; 2,000 by
+// default): read as a stream, put on disk in slices of whole texts, and written a slice at a time. The source is a real server on SQLite; the
 // copy writes into this suite's database (PostgreSQL when DATABASE_URL names one).
 const source = await setupApp({ database: { kind: 'sqlite', path: tempSqlitePath('copydesk-large-source-') } });
 const server = await listen(source);
@@ -29,7 +29,8 @@ async function copydesk(...argv: string[]) {
   return { code, out, err, error };
 }
 
-const TEXTS = 5_000;
+const TEXTS = 1_000;
+const SLICE = ['--slice-texts', '300'];
 const pad = (n: number) => String(n).padStart(5, '0');
 const from = await createWorkspace(source, 'Large source');
 await from.api.post('variants', { variants: [{ name: 'French', developerId: 'fr' }] });
@@ -86,7 +87,7 @@ async function editedSource(edit: (records: Record<string, unknown>[]) => void) 
 
 describe('workspace copy of a project larger than a slice', () => {
   it('copies every text of the project in slices, identical to the source, and again only what changed', async () => {
-    const first = await copydesk('workspace', 'copy', '--from', server.origin, '--key', from.key, '--json');
+    const first = await copydesk('workspace', 'copy', ...SLICE, '--from', server.origin, '--key', from.key, '--json');
     expect(first.err).toEqual([]);
     expect(first.code).toBe(0);
     const summary = JSON.parse(first.out.at(-1) as string).summary;
@@ -115,6 +116,7 @@ describe('workspace copy of a project larger than a slice', () => {
     const again = await copydesk(
       'workspace',
       'copy',
+      ...SLICE,
       '--from',
       server.origin,
       '--key',
@@ -139,7 +141,17 @@ describe('workspace copy of a project larger than a slice', () => {
       deep = records.length - 3;
       (records[deep] as Record<string, unknown>).tags = 'not a list';
     });
-    const run = await copydesk('workspace', 'copy', '--from', origin, '--key', from.key, '--into', String(into.id));
+    const run = await copydesk(
+      'workspace',
+      'copy',
+      ...SLICE,
+      '--from',
+      origin,
+      '--key',
+      from.key,
+      '--into',
+      String(into.id),
+    );
     expect(run.code).toBe(1);
     const id = JSON.stringify((await from.api.get(list)).body[deep].id);
     expect(run.err.at(-1)).toBe(

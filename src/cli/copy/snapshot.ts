@@ -23,6 +23,8 @@ function listOf<T>(request: string, value: unknown, key: string, kind: RecordKin
 export interface ReadOptions {
   limits: Limits;
   progress?: Progress;
+  /** Texts in a slice (default `TEXTS_PER_SLICE`). */
+  sliceTexts?: number;
 }
 
 /**
@@ -167,7 +169,7 @@ export async function readSource(
   try {
     for (const { filter, container, kind } of containers) {
       const label = `GET /v2/textItems (${kind} ${container})`;
-      const writer = new SliceWriter(spool, TEXTS_PER_SLICE);
+      const writer = new SliceWriter(spool, options.sliceTexts ?? TEXTS_PER_SLICE);
       const order: string[] = [];
       // Each record is checked, noted and put on disk as it arrives: the answer is never whole.
       await source.list(

@@ -28,6 +28,8 @@ export interface CopyOptions {
   /** The workspace to write into; a new one (named after the source's) when absent. */
   into?: number;
   progress: Progress;
+  /** Texts in a slice, read, compared and written together (default `TEXTS_PER_SLICE`). */
+  sliceTexts?: number;
 }
 
 /**
@@ -41,7 +43,7 @@ export async function copyWorkspace(options: CopyOptions): Promise<CopySummary> 
   // much or sends a record that does not validate leaves this server as it was (no new workspace).
   let read: Awaited<ReturnType<typeof readSource>>;
   try {
-    read = await readSource(options.source, { limits: options.limits, progress });
+    read = await readSource(options.source, { limits: options.limits, progress, sliceTexts: options.sliceTexts });
   } finally {
     options.source.close();
   }
@@ -108,7 +110,13 @@ async function writeCopy(options: CopyOptions, source: Snapshot, texts: SourceTe
     const sliceOf = texts.sliceOf(page);
     const hereSpool = Spool.open();
     try {
-      const hereWriter = new SliceWriter(hereSpool, TEXTS_PER_SLICE, sliceOf, true, page.slices.length);
+      const hereWriter = new SliceWriter(
+        hereSpool,
+        options.sliceTexts ?? TEXTS_PER_SLICE,
+        sliceOf,
+        true,
+        page.slices.length,
+      );
       let order: string[] = [];
       await eachTargetText(services, workspaceId, limits, page, (r) => {
         hereWriter.add(textIdOf(r), r);
