@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { listen } from '../clients/real-server.js';
 import { apiClient, createWorkspace, setupApp } from '../helpers/app.js';
-import { onPostgres, tempSqlitePath, testDatabaseConfig } from '../helpers/database.js';
+import { cliOn } from '../helpers/cli.js';
+import { tempSqlitePath, testDatabaseConfig } from '../helpers/database.js';
 
 // A project larger than one slice of the copy (300 texts here, `--slice-texts`; 2,000 by
 // default): read as a stream, put on disk in slices of whole texts, and written a slice at a time. The source is a real server on SQLite; the
@@ -12,22 +12,7 @@ import { onPostgres, tempSqlitePath, testDatabaseConfig } from '../helpers/datab
 const source = await setupApp({ database: { kind: 'sqlite', path: tempSqlitePath('copydesk-large-source-') } });
 const server = await listen(source);
 const target = await setupApp({ database: testDatabaseConfig() });
-const env = { DATABASE_URL: onPostgres() ? String(process.env.DATABASE_URL) : sqlitePath() };
-
-function sqlitePath(): string {
-  const config = target.config.database;
-  if (config.kind !== 'sqlite') throw new Error('expected SQLite');
-  return config.path;
-}
-
-async function copydesk(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env });
-  const last = err.at(-1);
-  const error = last?.startsWith('{"error"') ? (JSON.parse(last).error as string) : undefined;
-  return { code, out, err, error };
-}
+const copydesk = cliOn(target);
 
 const TEXTS = 1_000;
 const SLICE = ['--slice-texts', '300'];

@@ -1,29 +1,14 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { createWorkspace, setupApp } from '../helpers/app.js';
-import { onPostgres, testDatabaseConfig } from '../helpers/database.js';
+import { cliOn } from '../helpers/cli.js';
+import { testDatabaseConfig } from '../helpers/database.js';
 
 // `workspace copy` against sources that misbehave: silent, trickling, oversized, malformed, or
 // redirecting elsewhere. Each is refused with one line naming the request, and nothing is written.
 const target = await setupApp({ database: testDatabaseConfig() });
-const env = { DATABASE_URL: onPostgres() ? String(process.env.DATABASE_URL) : sqlitePath() };
-
-function sqlitePath(): string {
-  const config = target.config.database;
-  if (config.kind !== 'sqlite') throw new Error('expected SQLite');
-  return config.path;
-}
-
-async function copydesk(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env });
-  const last = err.at(-1);
-  const error = last?.startsWith('{"error"') ? (JSON.parse(last).error as string) : undefined;
-  return { code, out, err, error };
-}
+const copydesk = cliOn(target);
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 

@@ -1,10 +1,10 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/cli/main.js';
 import { listen } from '../clients/real-server.js';
 import { apiClient, createWorkspace, setupApp } from '../helpers/app.js';
-import { onPostgres, tempSqlitePath, testDatabaseConfig } from '../helpers/database.js';
+import { cliOn } from '../helpers/cli.js';
+import { tempSqlitePath, testDatabaseConfig } from '../helpers/database.js';
 import { everyGet, legacyGets, seedWorkspace, withoutReadTime } from './workspace-fixture.js';
 
 // The source is a real server on SQLite; the copy writes into this suite's database (PostgreSQL
@@ -12,20 +12,7 @@ import { everyGet, legacyGets, seedWorkspace, withoutReadTime } from './workspac
 const source = await setupApp({ database: { kind: 'sqlite', path: tempSqlitePath('copydesk-source-') } });
 const server = await listen(source);
 const target = await setupApp({ database: testDatabaseConfig() });
-const env = { DATABASE_URL: onPostgres() ? String(process.env.DATABASE_URL) : sqliteUrlOf(target) };
-
-function sqliteUrlOf(ctx: typeof target): string {
-  const config = ctx.config.database;
-  if (config.kind !== 'sqlite') throw new Error('expected SQLite');
-  return config.path;
-}
-
-async function copydesk(...argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, { out: (t) => out.push(t), err: (t) => err.push(t), env });
-  return { code, out, err };
-}
+const copydesk = cliOn(target);
 
 const lastJson = (lines: string[]) => JSON.parse(lines.at(-1) as string);
 
