@@ -1,5 +1,6 @@
-import { Readable } from 'node:stream';
+import type { Readable } from 'node:stream';
 import type { ExportEntry, FileWriter } from '../../formats/types.js';
+import { bodyOf } from '../../shared/chunked-body.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import type { OwnerSelection, TextEntity, TextSelection } from '../texts/index.js';
 
@@ -14,9 +15,6 @@ export type EntryOf = (entity: TextEntity, chosen: OwnerSelection) => ExportEntr
 
 /** Bytes per chunk of a streamed file: few chunks for the socket, small enough to render between turns. */
 const CHUNK_BYTES = 64 * 1024;
-
-/** A file no longer than this is answered whole (and compressed and cached as any small answer). */
-export const WHOLE_FILE_BYTES = 64 * 1024;
 
 /**
  * Milliseconds of rendering between two turns of the event loop. Checked every few entries
@@ -66,32 +64,10 @@ export async function* fileChunks(
 }
 
 /**
- * Renders the first chunks; a file that ends within `WHOLE_FILE_BYTES` is answered as bytes, a
- * larger one as a stream that pulls the rest as its reader reads (so a slow reader holds no more
- * than a chunk or two in memory). Either way the chunks' `done` runs exactly once, when they are
- * finished, failed or abandoned.
+ * The file as an answer, through the shared chunked body: bytes when it ends within 64 KiB, else a
+ * stream that pulls the rest as its reader reads. The chunks end their snapshot themselves
+ * (`fileChunks`' `done`), whether finished, failed or abandoned.
  */
 export async function renderFile(chunks: AsyncGenerator<Buffer>, contentType: string): Promise<ExportBody> {
-  const first: Buffer[] = [];
-  let size = 0;
-  while (size <= WHOLE_FILE_BYTES) {
-    const next = await chunks.next();
-    if (next.done) return { body: Buffer.concat(first, size), contentType };
-    first.push(next.value);
-    size += next.value.length;
-  }
-  async function* all() {
-    try {
-      yield* first.splice(0);
-      yield* chunks;
-    } finally {
-      // A reader that stops during the first chunks never reached `chunks`: end it too.
-      await chunks.return(undefined);
-    }
-  }
-  const body = Readable.from(all(), { objectMode: false });
-  // A stream destroyed before its first read (a HEAD, a client gone at once) never started `all`,
-  // so its `finally` never runs: end the chunks, and with them the snapshot, all the same.
-  body.once('close', () => void chunks.return(undefined));
-  return { body, contentType };
+  return { body: await bodyOf(chunks, async () => {}), contentType };
 }
