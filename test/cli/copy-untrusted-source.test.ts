@@ -462,5 +462,10 @@ describe('workspace copy from a source that is not trusted', () => {
       '0',
     );
     expect(badTimeout.err).toEqual(["copydesk: --timeout: '0' is not a positive number"]);
+    const source = ['--from', 'http://127.0.0.1:1', '--key', 'k'];
+    const noSlice = await copydesk('workspace', 'copy', ...source, '--slice-texts', '0');
+    expect(noSlice.err).toEqual(["copydesk: --slice-texts: '0' is not a positive number"]);
+    const halfSlice = await copydesk('workspace', 'copy', ...source, '--slice-texts', '2.5');
+    expect(halfSlice.err).toEqual(["copydesk: --slice-texts: '2.5' is not a whole number"]);
   });
 });
