@@ -111,7 +111,7 @@ const cases: Array<[string, () => Line[], string]> = [
   [
     'an unknown role',
     () => corrupt('users', (u) => (u.role = 'superadmin')),
-    'file: users[0] (id 1).role: must be one of admin, editor, viewer',
+    'file: users[0] (id 1).role: must be one of admin, editor, commenter, viewer',
   ],
   [
     'a status the workflow does not have',

@@ -7,6 +7,7 @@ import { MIGRATION_NAMES } from '../../src/db/migrate.js';
 import { servicesFor } from '../../src/services.js';
 import { apiClient } from '../helpers/app.js';
 import { onPostgres, tempSqlitePath } from '../helpers/database.js';
+import { cachedSerializers } from '../helpers/serializers.js';
 import { waitFor } from '../helpers/wait.js';
 
 const DATABASE_URL = onPostgres() ? String(process.env.DATABASE_URL) : tempSqlitePath('copydesk-cli-');
@@ -30,7 +31,13 @@ async function copydesk(...argv: string[]): Promise<Run> {
 // migrate, so on SQLite the migrate test below still sees an empty database.
 const config = loadConfig(env, { rateLimitPerMinute: 0 });
 const database = openDatabase(config.database);
-const app = await buildApp({ config, database, services: servicesFor(config, database), logger: false });
+const app = await buildApp({
+  config,
+  database,
+  services: servicesFor(config, database),
+  logger: false,
+  buildSerializer: cachedSerializers,
+});
 await app.ready();
 afterAll(async () => {
   await app.close();
@@ -106,7 +113,7 @@ describe('copydesk workspace, user and key, with --json', () => {
     const email = `${unique('viv')}@example.com`;
     const bad = await copydesk('user', 'create', '--workspace', workspaceId, '--email', email, '--role', 'owner');
     expect(bad.code).toBe(1);
-    expect(bad.err).toContain("--role: 'owner' is not one of admin, editor, viewer");
+    expect(bad.err).toContain("--role: 'owner' is not one of admin, editor, commenter, viewer");
     const user = await copydesk('user', 'create', '--workspace', workspaceId, '--email', email, '--role', 'viewer');
     expect(user.out).toBe(`Created user ${email} (viewer)`);
 

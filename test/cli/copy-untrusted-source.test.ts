@@ -399,6 +399,17 @@ describe('workspace copy from a source that is not trusted', () => {
     expect(await workspacesNamed(source.name)).toBe(0);
   });
 
+  it('refuses a record listed twice in one answer, apart from its first, before writing', async () => {
+    const plural = (form: string) => textItem(`welcome_${form}`, { pluralForm: form });
+    const source = await twoProjects((project) =>
+      project === 'web' ? [plural('one'), plural('other'), textItem('bye'), plural('one')] : [],
+    );
+    const run = await copydesk('workspace', 'copy', '--from', source.origin, '--key', 'k', '--json');
+    expect(run.code).toBe(1);
+    expect(run.error).toBe('source: text item "welcome_one": listed twice');
+    expect(await workspacesNamed(source.name)).toBe(0);
+  });
+
   it('reports an item that sits in another project here instead of creating it twice', async () => {
     const first = await twoProjects((project) => (project === 'web' ? [textItem('welcome')] : []));
     const run = await copydesk('workspace', 'copy', '--from', first.origin, '--key', 'k', '--json');

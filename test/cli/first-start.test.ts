@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import pg from 'pg';
@@ -235,5 +236,33 @@ describe('copydesk serve', { timeout: 90_000 }, () => {
     } finally {
       await new Promise((done) => taken.close(done));
     }
+  });
+
+  it('with COPYDESK_EVENT_LOOP_REPORT appends a line a second of loop delay and held CPU, and a final one on SIGTERM', async () => {
+    const report = `${tempSqlitePath('copydesk-loop-')}.jsonl`;
+    const port = await freePort();
+    const server = start(['--port', String(port)], { COPYDESK_EVENT_LOOP_REPORT: report });
+    await ready(server, `http://127.0.0.1:${port}`);
+    const lines = () =>
+      existsSync(report)
+        ? readFileSync(report, 'utf8')
+            .split('\n')
+            .filter((line) => line.trim() !== '')
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+        : [];
+    await waitFor(() => lines().length >= 2, 'two lines of the event-loop report', { timeoutMs: 20_000 });
+    await stop(server);
+    const written = lines();
+    const last = written.at(-1) ?? {};
+    expect(last.final).toBe(true);
+    for (const line of written) {
+      for (const field of ['maxMs', 'p99Ms', 'runMaxMs', 'runP99Ms', 'runMeanMs'])
+        expect(line[field]).toBeTypeOf('number');
+      // Linux: the main thread's CPU between two checks; never more than the run's most.
+      expect(line.heldCpuMs).toBeTypeOf('number');
+      expect(line.heldCpuMs as number).toBeGreaterThanOrEqual(0);
+      expect(line.heldCpuMs as number).toBeLessThanOrEqual(line.runHeldCpuMs as number);
+    }
+    rmSync(report, { force: true });
   });
 });

@@ -1,8 +1,9 @@
 import type { Limits } from '../../config.js';
+import { IdMap, IdSet } from './id-set.js';
 import type { Progress } from './report.js';
 import type { Snapshot, Styleguide, TextRecord } from './snapshot.types.js';
 import { type Source, SourceError } from './source.js';
-import { SliceWriter, Spool, type SpoolRef } from './spool.js';
+import { IdList, SliceWriter, Spool, type SpoolRef } from './spool.js';
 import { checkElement, checkList, checkRecord, type RecordKind, textIdOf, writeChecker } from './validate.js';
 
 export type { Snapshot, Styleguide, TextRecord };
@@ -38,8 +39,8 @@ export interface TextPage {
   slices: SpoolRef[][];
   /** Each slice's texts (developer IDs). */
   ids: SpoolRef[];
-  /** The project's items (developer IDs) in the source's order. */
-  order: SpoolRef;
+  /** The project's items (developer IDs) in the source's order, in parts (`IdList`). */
+  order: SpoolRef[];
 }
 
 /** Texts a slice holds: a few write batches, each of whole texts with all their records. */
@@ -57,15 +58,15 @@ export interface SourceTexts {
   /** Emails of the assignees of every text item and component (lower case). */
   assignees: Set<string>;
   /** Text items published to the library (a component of the same developer ID). */
-  published: Set<string>;
+  published: IdSet;
   /** Block names of each project in the order items first name them (for a source without blocks). */
   blockNames: Map<string, string[]>;
   /** The records of one slice of a page. */
   slice(page: TextPage, index: number): TextRecord[];
   /** Which slice each text of a page is in. */
-  sliceOf(page: TextPage): Map<string, number>;
-  /** The page's items in the source's order. */
-  order(page: TextPage): string[];
+  sliceOf(page: TextPage): IdMap;
+  /** The page's items in the source's order, read from disk as they are taken. */
+  order(page: TextPage): Iterable<string>;
   /** The spool, for the target's records sliced like the source's. */
   spool: Spool;
   close(): void;
@@ -147,30 +148,13 @@ export async function readSource(
     containers.push({ filter: { projects: [{ id: p.id }] }, container: p.id, kind: 'project' });
   }
   progress?.phase('reading text items', containers.length);
-  const spool = Spool.open();
-  const texts: SourceTexts = {
-    pages: [],
-    count: 0,
-    assignees,
-    published: new Set(),
-    blockNames: new Map(),
-    slice: (page, index) => spool.lines<TextRecord>(page.slices[index] ?? []),
-    sliceOf: (page) => {
-      const slices = new Map<string, number>();
-      page.ids.forEach((ref, index) => {
-        for (const id of spool.get<string>(ref)) slices.set(id, index);
-      });
-      return slices;
-    },
-    order: (page) => spool.get<string>(page.order),
-    spool,
-    close: () => spool.close(),
-  };
+  const texts = spooledTexts(Spool.open(), assignees);
+  const spool = texts.spool;
   try {
     for (const { filter, container, kind } of containers) {
       const label = `GET /v2/textItems (${kind} ${container})`;
       const writer = new SliceWriter(spool, options.sliceTexts ?? TEXTS_PER_SLICE);
-      const order: string[] = [];
+      const order = new IdList(spool);
       // Each record is checked, noted and put on disk as it arrives: the answer is never whole.
       await source.list(
         'textItems',
@@ -185,7 +169,7 @@ export async function readSource(
           if (r.variantId !== null) return;
           if (r.pluralForm === null) {
             texts.count += 1;
-            if (r.projectId) order.push(r.id);
+            if (r.projectId) order.add(r.id);
           }
           if (r.componentId === r.id) texts.published.add(r.id);
           if (kind === 'project' && r.blockName) {
@@ -196,7 +180,7 @@ export async function readSource(
         },
       );
       checker.endPage('text item');
-      texts.pages.push({ container, kind, ...writer.finish(), order: spool.put(order) });
+      texts.pages.push({ container, kind, ...writer.finish(), order: order.finish() });
       progress?.advance(1);
     }
   } catch (error) {
@@ -204,6 +188,31 @@ export async function readSource(
     throw error;
   }
   return { snapshot, texts };
+}
+
+/**
+ * The text items' holder, made outside `readSource` so that it keeps the spool only, not what the
+ * reading needed (the checker's ids): a closure keeps every variable its scope shares with others.
+ */
+function spooledTexts(spool: Spool, assignees: Set<string>): SourceTexts {
+  return {
+    pages: [],
+    count: 0,
+    assignees,
+    published: new IdSet(),
+    blockNames: new Map(),
+    slice: (page, index) => spool.lines<TextRecord>(page.slices[index] ?? []),
+    sliceOf: (page) => {
+      const slices = new IdMap();
+      page.ids.forEach((ref, index) => {
+        for (const id of spool.get<string>(ref)) slices.set(id, index);
+      });
+      return slices;
+    },
+    order: (page) => spool.ids(page.order),
+    spool,
+    close: () => spool.close(),
+  };
 }
 
 /** Appends in a loop: a spread of a large list into `push` overflows the call stack. */

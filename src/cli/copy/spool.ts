@@ -1,6 +1,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { IdMap } from './id-set.js';
 
 /**
  * Pages of the source kept on disk between the check and the writes: every page is checked before
@@ -54,6 +55,11 @@ export class Spool {
     return JSON.parse(this.bytes(ref).toString('utf8')) as T[];
   }
 
+  /** The ids of a list put with `IdList`, a part at a time in memory. */
+  *ids(parts: readonly SpoolRef[]): Generator<string> {
+    for (const ref of parts) yield* this.get<string>(ref);
+  }
+
   /** The records of a slice: its segments, a JSON line a record, in the order they were added. */
   lines<T>(segments: readonly SpoolRef[]): T[] {
     const records: T[] = [];
@@ -74,8 +80,47 @@ export class Spool {
   }
 }
 
+/**
+ * A long list of ids (a project's order) put on disk as it grows, in parts of `partSize` ids:
+ * memory holds one part.
+ */
+export class IdList {
+  private part: string[] = [];
+  private readonly parts: SpoolRef[] = [];
+
+  constructor(
+    private readonly spool: Spool,
+    private readonly partSize = 1_000,
+  ) {}
+
+  add(id: string): void {
+    this.part.push(id);
+    if (this.part.length >= this.partSize) this.flush();
+  }
+
+  /** The parts on disk, in order; read them back with `Spool.ids` or one by one with `Spool.get`. */
+  finish(): SpoolRef[] {
+    this.flush();
+    return this.parts;
+  }
+
+  private flush() {
+    if (this.part.length === 0) return;
+    this.parts.push(this.spool.put(this.part));
+    this.part = [];
+  }
+}
+
 /** Bytes a slice keeps in memory before they go to the file. */
 const FLUSH_BYTES = 32 * 1024;
+
+/** The slices of a `SliceWriter` set beforehand: each text's slice, and how many there are. */
+export interface FixedSlices {
+  /** The slice of each text, by id: the records of any other text are dropped. */
+  sliceOf: IdMap;
+  /** How many slices there are, each one there even if no record goes to it. */
+  slices: number;
+}
 
 /**
  * The records of one answer, put on disk in slices of whole texts: a text's records all go to the
@@ -86,19 +131,22 @@ export class SliceWriter {
   private readonly buffers: string[][] = [];
   private readonly buffered: number[] = [];
   private readonly segments: SpoolRef[][] = [];
+  private readonly sliceOf: IdMap;
+  private readonly fixed: boolean;
 
   /**
-   * `sliceOf` given: the records of texts it knows go to its slices, the others are dropped (the
-   * target's records, sliced like the source's). Otherwise each new text takes the next place.
+   * `fixed` given: the records of texts its `sliceOf` knows go to their slices, the others are
+   * dropped (the target's records, sliced like the source's). Otherwise each new text takes the
+   * next place.
    */
   constructor(
     private readonly spool: Spool,
     private readonly textsPerSlice: number,
-    private readonly sliceOf: Map<string, number> = new Map(),
-    private readonly fixed = false,
-    slices = 0,
+    fixed?: FixedSlices,
   ) {
-    for (let i = 0; i < slices; i += 1) this.open();
+    this.sliceOf = fixed?.sliceOf ?? new IdMap();
+    this.fixed = fixed !== undefined;
+    for (let i = 0; i < (fixed?.slices ?? 0); i += 1) this.open();
   }
 
   /** Adds a record of the text `textId`; false when it belongs to no slice (`fixed`). */
@@ -120,9 +168,19 @@ export class SliceWriter {
   /** The slices, each as its segments on disk, and the texts of each slice. */
   finish(): { slices: SpoolRef[][]; ids: SpoolRef[] } {
     for (let i = 0; i < this.segments.length; i += 1) this.flush(i);
-    const ids: string[][] = this.segments.map(() => []);
-    if (!this.fixed) for (const [id, slice] of this.sliceOf) ids[slice]?.push(id);
-    return { slices: this.segments, ids: this.fixed ? [] : ids.map((list) => this.spool.put(list)) };
+    if (this.fixed) return { slices: this.segments, ids: [] };
+    // Texts took their slices in the order they came: a slice's ids follow each other.
+    const ids: SpoolRef[] = [];
+    let list: string[] = [];
+    for (const [id, slice] of this.sliceOf.entries()) {
+      if (slice !== ids.length) {
+        ids.push(this.spool.put(list));
+        list = [];
+      }
+      list.push(id);
+    }
+    if (this.sliceOf.size > 0) ids.push(this.spool.put(list));
+    return { slices: this.segments, ids };
   }
 
   private open() {

@@ -62,7 +62,7 @@ export async function copyUsers(
       continue;
     }
     // A source without roles (an older server, the hosted original) gives editors.
-    const known = role === 'admin' || role === 'editor' || role === 'viewer' ? role : undefined;
+    const known = role === 'admin' || role === 'editor' || role === 'commenter' || role === 'viewer' ? role : undefined;
     await ctx.services.accounts.createUser({
       workspaceId: ctx.scope.workspaceId,
       email,

@@ -1,5 +1,6 @@
 import type { Limits } from '../../config.js';
 import type { Services } from '../../services.js';
+import { IdMap } from './id-set.js';
 import { ListSplitter } from './json-list.js';
 import { ALL_VARIANTS, type Snapshot, type TextRecord } from './snapshot.js';
 
@@ -51,17 +52,23 @@ export async function readTarget(
 
 const parse = (bytes: Buffer) => JSON.parse(bytes.toString('utf8')) as TextRecord[];
 
+/** Where the copy reads this workspace's texts: the services, the workspace and the limits. */
+export interface TargetReads {
+  services: Services;
+  workspaceId: number;
+  limits: Limits;
+}
+
 /**
  * The text items of one project or base here, as `GET /v2/textItems` shows them, handed over one
  * record at a time as the list is read (page by page, never the whole project in memory).
  */
 export async function eachTargetText(
-  services: Services,
-  workspaceId: number,
-  limits: Limits,
+  target: TargetReads,
   container: { kind: 'project' | 'base'; container: string },
   onRecord: (record: TextRecord) => void,
 ): Promise<void> {
+  const { services, workspaceId, limits } = target;
   const revision = (await services.history.revisionOf(workspaceId)) ?? 0;
   const where = container.kind === 'base' ? 'bases' : 'projects';
   const filter = JSON.stringify({ [where]: [{ id: container.container }], ...ALL_VARIANTS });
@@ -79,36 +86,40 @@ export async function eachTargetText(
   splitter.end();
 }
 
-/** The items (developer IDs) of one project here, in its order. */
-export async function targetOrder(
-  services: Services,
-  workspaceId: number,
-  limits: Limits,
-  projectId: string,
-): Promise<string[]> {
-  const order: string[] = [];
-  await eachTargetText(services, workspaceId, limits, { kind: 'project', container: projectId }, (r) => {
-    if (r.variantId === null && r.pluralForm === null && r.projectId) order.push(r.id);
+/** The items (developer IDs) of one project here, in its order, handed over one at a time. */
+export async function targetOrder(target: TargetReads, projectId: string, onId: (id: string) => void): Promise<void> {
+  await eachTargetText(target, { kind: 'project', container: projectId }, (r) => {
+    if (r.variantId === null && r.pluralForm === null && r.projectId) onId(r.id);
   });
-  return order;
 }
 
-/** Where each text item of this workspace is (project or base), a container at a time. */
+/** Where each text item of this workspace is: its project's or base's id, by developer ID. */
+export interface TextHomes {
+  get(id: string): string | undefined;
+}
+
+/** Where each text item of this workspace is (project or base), read a container at a time. */
 export async function textHomes(
   services: Services,
   workspaceId: number,
   limits: Limits,
   target: Snapshot,
-): Promise<Map<string, string>> {
-  const homes = new Map<string, string>();
+): Promise<TextHomes> {
+  // Each item's container by its place in `containers`: a number an item, its id held compactly.
+  const homes = new IdMap();
   const containers = [
     ...(target.bases ?? []).map((b) => ({ kind: 'base' as const, container: b.id })),
     ...target.projects.map((p) => ({ kind: 'project' as const, container: p.id })),
   ];
-  for (const container of containers) {
-    await eachTargetText(services, workspaceId, limits, container, (r) => {
-      if (r.variantId === null && r.pluralForm === null) homes.set(r.id, container.container);
+  for (const [index, container] of containers.entries()) {
+    await eachTargetText({ services, workspaceId, limits }, container, (r) => {
+      if (r.variantId === null && r.pluralForm === null) homes.set(r.id, index);
     });
   }
-  return homes;
+  return {
+    get: (id) => {
+      const index = homes.get(id);
+      return index === undefined ? undefined : containers[index]?.container;
+    },
+  };
 }

@@ -20,7 +20,12 @@ import {
 
 type Kind = 'components' | 'textItems';
 
-export async function copyComponents(ctx: StructureContext, source: Snapshot, target: Snapshot, defer: Set<string>) {
+export async function copyComponents(
+  ctx: StructureContext,
+  source: Snapshot,
+  target: Snapshot,
+  defer: { has(id: string): boolean },
+) {
   const wanted = groupRecords(source.components);
   const have = groupRecords(target.components);
   const missing = [...wanted.values()].filter((g) => !have.has(g.id) && !defer.has(g.id));
@@ -48,21 +53,31 @@ export async function copyComponents(ctx: StructureContext, source: Snapshot, ta
     if (there?.record.name !== g.record.name)
       ctx.report.skip(`component ${g.id}: its name differs here, and a name cannot change`);
   }
-  await updateTexts(ctx, 'components', existing, have);
+  await updateTexts(ctx, { kind: 'components', groups: existing, have });
   ctx.report.progress.advance(existing.length);
 }
 
+/** Items this workspace has in another project or base: where each one is, by developer ID. */
+export interface Elsewhere {
+  has(id: string): boolean;
+  get(id: string): string | undefined;
+}
+
+/** Where the text items of one project or base go here. */
+export interface ItemPlaces {
+  /** The blocks here, by project and name. */
+  blockIds: BlockIds;
+  /** The items this workspace has in another project or base, by developer ID. */
+  elsewhere: Elsewhere;
+}
+
 /**
- * The text items of one project or base. `elsewhere` holds the items this workspace has in another
- * project or base, by developer ID, with where they are: they are reported, never created twice.
+ * The text items of one project or base. `places.elsewhere` holds the items this workspace has in
+ * another project or base, by developer ID, with where they are: they are reported, never created
+ * twice.
  */
-export async function copyTextItems(
-  ctx: StructureContext,
-  source: Snapshot,
-  target: Snapshot,
-  blockIds: BlockIds,
-  elsewhere: ReadonlyMap<string, string>,
-) {
+export async function copyTextItems(ctx: StructureContext, source: Snapshot, target: Snapshot, places: ItemPlaces) {
+  const { blockIds, elsewhere } = places;
   const wanted = groupRecords(source.textItems);
   const have = groupRecords(target.textItems);
   const moved = [...wanted.values()].filter((g) => !have.has(g.id) && elsewhere.has(g.id));
@@ -117,7 +132,7 @@ export async function copyTextItems(
       ctx.report.skip(`text item ${g.id}: the base item it derives from cannot change`);
     }
   }
-  await updateTexts(ctx, 'textItems', existing, have, blockIds);
+  await updateTexts(ctx, { kind: 'textItems', groups: existing, have, blockIds });
   ctx.report.progress.advance(existing.length);
   for (const g of wanted.values()) {
     const link = g.record.componentId;
@@ -160,14 +175,20 @@ export function blockIdsOf(target: Snapshot): BlockIds {
   };
 }
 
+/** The texts of one kind that exist here, to be updated where they differ. */
+interface TextUpdates {
+  kind: Kind;
+  /** The source's texts. */
+  groups: readonly TextGroup[];
+  /** The texts here, by developer ID. */
+  have: Map<string, TextGroup>;
+  /** The blocks here, for text items. */
+  blockIds?: BlockIds;
+}
+
 /** Base text first, then each variant's values: one PATCH per variant, as the API has it. */
-async function updateTexts(
-  ctx: StructureContext,
-  kind: Kind,
-  groups: readonly TextGroup[],
-  have: Map<string, TextGroup>,
-  blockIds?: BlockIds,
-) {
+async function updateTexts(ctx: StructureContext, texts: TextUpdates) {
+  const { kind, groups, have, blockIds } = texts;
   const changed = groups.filter((g) => fingerprint(g) !== fingerprint(have.get(g.id)));
   ctx.report.count(kind, 'unchanged', groups.length - changed.length);
   ctx.report.count(kind, 'updated', changed.length);

@@ -15,6 +15,7 @@ import { TextItemRecord } from '../../modules/text-items/text-items.schemas.js';
 import { VARIABLE_TYPES, variableDataError, variableNameError } from '../../modules/variables/variable-data.js';
 import { Variable } from '../../modules/variables/variables.routes.js';
 import { Variant } from '../../modules/variants/variants.routes.js';
+import { IdMap, IdSet } from './id-set.js';
 import type { Snapshot, TextRecord } from './snapshot.types.js';
 import { SourceError } from './source.js';
 
@@ -170,22 +171,31 @@ export function writeChecker(source: Snapshot, limits: Limits): WriteChecker {
   }
   for (const [projectId, list] of source.blocks ?? []) ids(`block of project ${JSON.stringify(projectId)}:`, list);
 
-  // Records of this page by id and variant; texts of earlier pages by id (one string a text).
-  let page = new Set<string>();
-  const texts = { component: new Set<string>(), 'text item': new Set<string>() };
+  // The page each text was first seen in, by id; the records of this page, by text, the rest of
+  // the record's id (`_one` of `welcome_one`) and variant. Both compact: an entry per text of the
+  // workspace, and a key of about 10 bytes per record of the page being read.
+  const variantNumbers = new Map(source.variants.map((v, i) => [v.id, i.toString(36)]));
+  let pageNumber = 0;
+  const records = new IdSet();
+  const texts = { component: new IdMap(), 'text item': new IdMap() };
   return {
-    endPage(kind) {
-      for (const key of page) texts[kind].add(key.slice(0, key.indexOf('\u0000')));
-      page = new Set();
+    endPage() {
+      records.clear();
+      pageNumber += 1;
     },
     text(kind, r, container) {
       const variant = r.variantId === null ? '' : ` (variant ${r.variantId})`;
       const what = `${kind} ${JSON.stringify(r.id)}${variant}`;
       const id = textIdOf(r);
       if (!developerId.test(id)) refuse(what, 'id: not a valid developer ID');
-      const key = `${id}\u0000${r.id}\u0000${r.variantId ?? ''}`;
-      if (page.has(key) || texts[kind].has(id)) refuse(what, 'listed twice');
-      page.add(key);
+      const firstPage = texts[kind].get(id);
+      if (firstPage === undefined) texts[kind].set(id, pageNumber);
+      else if (firstPage !== pageNumber) refuse(what, 'listed twice');
+      // The text's entry number stands for its id; `r.id` is the id and what follows it. A variant the
+      // source does not have keeps its name (and is refused just below).
+      const variantKey = r.variantId === null ? '' : (variantNumbers.get(r.variantId) ?? `?${r.variantId}`);
+      const key = `${texts[kind].indexOf(id).toString(36)}\u0000${r.id.slice(id.length)}\u0000${variantKey}`;
+      if (!records.add(key)) refuse(what, 'listed twice');
       if (r.variantId !== null && !variants.has(r.variantId)) {
         refuse(what, `variantId: ${JSON.stringify(r.variantId)} is not a variant of the source`);
       }

@@ -2,11 +2,13 @@ import type { Limits } from '../../config.js';
 import { CLI_ACTOR } from '../../modules/changes/index.js';
 import type { Services } from '../../services.js';
 import { copyBlocks, copyContainers } from './containers.js';
+import { boundHeapGrowth } from './heap.js';
+import type { IdSet } from './id-set.js';
 import { copyOrder } from './order.js';
 import { type CopySummary, type Progress, Report } from './report.js';
 import { append, readSource, type Snapshot, type SourceTexts, TEXTS_PER_SLICE, type TextRecord } from './snapshot.js';
 import type { Source } from './source.js';
-import { SliceWriter, Spool } from './spool.js';
+import { IdList, SliceWriter, Spool } from './spool.js';
 import {
   copyFolders,
   copySettings,
@@ -17,8 +19,8 @@ import {
   type StructureContext,
 } from './structure.js';
 import { copyStyleguides } from './styleguides-copy.js';
-import { eachTargetText, readTarget, targetOrder, textHomes } from './target.js';
-import { blockIdsOf, copyComponents, copyTextItems, publishItems } from './texts-copy.js';
+import { eachTargetText, readTarget, type TextHomes, targetOrder, textHomes } from './target.js';
+import { blockIdsOf, copyComponents, copyTextItems, type Elsewhere, publishItems } from './texts-copy.js';
 import { textIdOf } from './validate.js';
 
 export interface CopyOptions {
@@ -39,6 +41,7 @@ export interface CopyOptions {
  */
 export async function copyWorkspace(options: CopyOptions): Promise<CopySummary> {
   const { progress } = options;
+  boundHeapGrowth();
   // Everything is read and checked before the first write: a source that times out, answers too
   // much or sends a record that does not validate leaves this server as it was (no new workspace).
   let read: Awaited<ReturnType<typeof readSource>>;
@@ -89,12 +92,13 @@ async function writeCopy(options: CopyOptions, source: Snapshot, texts: SourceTe
   await copyComponents(ctx, source, target, published);
   // A new workspace has no text items yet; in an existing one, an item missing from its project
   // here may sit in another. Where each item is gets read once, the first time one is missing.
-  let homes: Map<string, string> | undefined;
+  let homes: TextHomes | undefined;
+  const nowhere: TextHomes = { get: () => undefined };
   const elsewhere = async (items: TextRecord[], here: TextRecord[]) => {
-    if (options.into === undefined) return new Map<string, string>();
+    if (options.into === undefined) return nowhere;
     const present = new Set<string>();
     for (const r of here) present.add(r.id);
-    if (items.every((r) => present.has(r.id))) return new Map<string, string>();
+    if (items.every((r) => present.has(r.id))) return nowhere;
     homes ??= await textHomes(services, workspaceId, limits, target);
     return homes;
   };
@@ -110,33 +114,29 @@ async function writeCopy(options: CopyOptions, source: Snapshot, texts: SourceTe
     const sliceOf = texts.sliceOf(page);
     const hereSpool = Spool.open();
     try {
-      const hereWriter = new SliceWriter(
-        hereSpool,
-        options.sliceTexts ?? TEXTS_PER_SLICE,
+      const hereWriter = new SliceWriter(hereSpool, options.sliceTexts ?? TEXTS_PER_SLICE, {
         sliceOf,
-        true,
-        page.slices.length,
-      );
-      let order: string[] = [];
-      await eachTargetText(services, workspaceId, limits, page, (r) => {
+        slices: page.slices.length,
+      });
+      // The target's order of the project, by id, on disk too.
+      let order = new IdList(hereSpool);
+      await eachTargetText({ services, workspaceId, limits }, page, (r) => {
         hereWriter.add(textIdOf(r), r);
-        if (r.variantId === null && r.pluralForm === null && r.projectId) order.push(r.id);
+        if (r.variantId === null && r.pluralForm === null && r.projectId) order.add(r.id);
       });
       sliceOf.clear();
       const here = hereWriter.finish().slices;
+      let orderParts = order.finish();
       const before = written(report);
       for (let index = 0; index < page.slices.length; index += 1) {
         const items = texts.slice(page, index);
         const slice: Snapshot = { ...source, projects: project, textItems: items };
         const hereItems = hereSpool.lines<TextRecord>(here[index] ?? []);
         const targetSlice: Snapshot = { ...target, textItems: hereItems };
-        await copyTextItems(
-          ctx,
-          slice,
-          targetSlice,
+        await copyTextItems(ctx, slice, targetSlice, {
           blockIds,
-          otherThan(await elsewhere(items, hereItems), page.container),
-        );
+          elsewhere: otherThan(await elsewhere(items, hereItems), page.container),
+        });
         const toPublish = new Set<string>();
         for (const r of items) if (published.has(r.id)) toPublish.add(r.id);
         // An item created just now is not linked yet; one that was here already is as it was read.
@@ -144,9 +144,17 @@ async function writeCopy(options: CopyOptions, source: Snapshot, texts: SourceTe
       }
       if (page.kind === 'project') {
         if (written(report) > before) {
-          order = await targetOrder(services, workspaceId, limits, page.container);
+          order = new IdList(hereSpool);
+          await targetOrder({ services, workspaceId, limits }, page.container, (id) => order.add(id));
+          orderParts = order.finish();
         }
-        await copyOrder(ctx, page.container, source, target, texts.order(page), order);
+        await copyOrder(ctx, {
+          projectId: page.container,
+          source,
+          target,
+          items: texts.order(page),
+          here: { ids: () => hereSpool.ids(orderParts), spool: hereSpool },
+        });
       }
     } finally {
       hereSpool.close();
@@ -165,16 +173,17 @@ async function writeCopy(options: CopyOptions, source: Snapshot, texts: SourceTe
 }
 
 /** The homes of items outside `container`: those inside it are compared as usual. */
-function otherThan(homes: Map<string, string>, container: string): ReadonlyMap<string, string> {
-  return {
-    get: (id: string) => (homes.get(id) === container ? undefined : homes.get(id)),
-    has: (id: string) => homes.has(id) && homes.get(id) !== container,
-  } as ReadonlyMap<string, string>;
+function otherThan(homes: TextHomes, container: string): Elsewhere {
+  const get = (id: string) => {
+    const home = homes.get(id);
+    return home === container ? undefined : home;
+  };
+  return { get, has: (id) => get(id) !== undefined };
 }
 
 const written = (report: Report) => (report.counts.textItems?.created ?? 0) + (report.counts.textItems?.updated ?? 0);
 
-function onlyPublished(source: Snapshot, ids: Set<string>): Snapshot {
+function onlyPublished(source: Snapshot, ids: IdSet): Snapshot {
   const idOf = (r: { id: string; pluralForm: string | null }) =>
     r.pluralForm !== null && r.id.endsWith(`_${r.pluralForm}`) ? r.id.slice(0, -r.pluralForm.length - 1) : r.id;
   return { ...source, components: source.components.filter((r) => ids.has(idOf(r))) };
