@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { groupByBlock, moveEntry } from '../../web/src/order.js';
+import { groupByBlock, moveEntry, reorderSubset } from '../../web/src/order.js';
 
 describe('moving an entry of the project order', () => {
   it('moves up, down and across the list', () => {
@@ -44,5 +44,19 @@ describe('grouping a project’s texts by block', () => {
       ],
     );
     expect(groups.map((g) => g.texts.length)).toEqual([1, 0, 0]);
+  });
+});
+
+describe('applying a saved order to what the panel holds', () => {
+  const id = (e: string) => e;
+  it('puts the named entries in the saved order, in the places they held', () => {
+    // The footer's texts (c, d, e) of a project's flat list: e moves to the top of its block.
+    expect(reorderSubset(['a', 'b', 'c', 'd', 'e', 'f'], id, ['e', 'c', 'd'])).toEqual(['a', 'b', 'e', 'c', 'd', 'f']);
+    expect(reorderSubset(['x', 'y', 'z'], id, ['z', 'x', 'y'])).toEqual(['z', 'x', 'y']);
+  });
+
+  it('leaves the list as it was for keys it does not hold', () => {
+    expect(reorderSubset(['a', 'b'], id, ['q', 'r'])).toEqual(['a', 'b']);
+    expect(reorderSubset(['a', 'b', 'c'], id, ['c', 'q', 'a'])).toEqual(['c', 'b', 'a']);
   });
 });

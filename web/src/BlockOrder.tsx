@@ -1,7 +1,8 @@
 import { type DragEvent, type KeyboardEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
 import { api } from './api';
 import type { Text } from './model';
-import { groupByBlock, moveEntry } from './order';
+import { groupByBlock, moveEntry, reorderSubset } from './order';
+import { rolesThatCan } from './roles';
 
 interface Entry {
   id: string;
@@ -13,15 +14,21 @@ interface Entry {
  * block, reorderable by drag (native HTML5 drag and drop) and by keyboard (Alt+Arrow on a
  * focused handle, or the move buttons). Every move is one `PUT /v2/projectOrder`.
  */
+/** What the order panel shows of a text. */
+export type OrderText = Pick<Text, 'developerId' | 'blockName'> & { base: { text: string } };
+
 export function ArrangeProject({
   projectId,
-  texts,
+  loadTexts,
+  version,
   canEdit,
   onChanged,
   children,
 }: {
   projectId: string;
-  texts: Text[];
+  /** Every text of the project in project order (read when the panel opens, and when `version` changes). */
+  loadTexts: () => Promise<OrderText[]>;
+  version: unknown;
   canEdit: boolean;
   onChanged: () => Promise<void>;
   children: ReactNode;
@@ -31,46 +38,82 @@ export function ArrangeProject({
     <>
       <div className="list-tools">
         <button type="button" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-          {open ? 'Back to the texts' : 'Arrange blocks and texts'}
+          {open ? 'Back to the texts' : canEdit ? 'Arrange blocks and texts' : 'Order of blocks and texts'}
         </button>
       </div>
-      {open ? <ProjectOrder projectId={projectId} texts={texts} canEdit={canEdit} onChanged={onChanged} /> : children}
+      {open ? (
+        <ProjectOrder
+          projectId={projectId}
+          loadTexts={loadTexts}
+          version={version}
+          canEdit={canEdit}
+          onChanged={onChanged}
+        />
+      ) : (
+        children
+      )}
     </>
   );
 }
 
 function ProjectOrder({
   projectId,
-  texts,
+  loadTexts,
+  version,
   canEdit,
   onChanged,
 }: {
   projectId: string;
-  texts: Text[];
+  loadTexts: () => Promise<OrderText[]>;
+  version: unknown;
   canEdit: boolean;
   onChanged: () => Promise<void>;
 }) {
   const [blocks, setBlocks] = useState<Entry[] | null>(null);
+  const [texts, setTexts] = useState<OrderText[]>([]);
   const [error, setError] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
 
+  // Reads and moves are counted: an answer is shown only if no later read was asked and no move
+  // was made since it left. An older answer (a live re-read that left before a move was saved and
+  // lands after it) would put the moved row back; the move's own re-read follows it anyway.
+  const reads = useRef(0);
+  const moves = useRef(0);
+  // Bumped after each save: the server's order is read again whether or not \`version\` changed.
+  const [round, setRound] = useState(0);
   // Read again whenever the list changes: another person may have moved something.
   useEffect(() => {
-    void texts;
-    api
-      .get<{ id: string; name: string }[]>(`projectBlocks?projectId=${encodeURIComponent(projectId)}`)
-      .then((list) => setBlocks(list.map((b) => ({ id: b.id, label: b.name }))))
+    void version;
+    void round;
+    const read = ++reads.current;
+    const movesBefore = moves.current;
+    Promise.all([
+      api.get<{ id: string; name: string }[]>(`projectBlocks?projectId=${encodeURIComponent(projectId)}`),
+      loadTexts(),
+    ])
+      .then(([list, all]) => {
+        if (read !== reads.current || movesBefore !== moves.current) return;
+        setBlocks(list.map((b) => ({ id: b.id, label: b.name })));
+        setTexts(all);
+      })
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
-  }, [projectId, texts]);
+  }, [projectId, loadTexts, version, round]);
 
   // Moves are saved one after another, in the order they were made.
   const queue = useRef<Promise<unknown>>(Promise.resolve());
   const save = (body: { blockIds?: string[]; textItemIds: string[] }, message: string): Promise<boolean> => {
+    moves.current += 1;
     const run = async () => {
       setError(null);
       let saved = true;
       try {
         await api.put('projectOrder', { projectId, ...body });
+        // What this panel holds takes the saved order at once: the rows it derives must not go
+        // back to the order before the move while the server's order is read again.
+        const { blockIds } = body;
+        if (blockIds?.length) setBlocks((before) => before && reorderSubset(before, (b) => b.id, blockIds));
+        if (body.textItemIds.length)
+          setTexts((before) => reorderSubset(before, (t) => t.developerId, body.textItemIds));
         setAnnouncement(message);
       } catch (e) {
         saved = false;
@@ -78,6 +121,7 @@ function ProjectOrder({
         setAnnouncement('The order was not saved.');
       }
       await onChanged();
+      setRound((r) => r + 1);
       return saved;
     };
     const next = queue.current.then(run);
@@ -94,7 +138,9 @@ function ProjectOrder({
     <section className="project-order" aria-label="Project order">
       <h2>Order of the project</h2>
       <p className="muted" id="order-help">
-        Drag a row by its handle, or focus the handle and press Alt+Arrow Up or Alt+Arrow Down.
+        {canEdit
+          ? 'Drag a row by its handle, or focus the handle and press Alt+Arrow Up or Alt+Arrow Down.'
+          : `The order the project's blocks and texts are listed in; ${rolesThatCan('edit')} can change it.`}
       </p>
       {error && (
         <p role="alert" className="error">

@@ -34,3 +34,16 @@ export function groupByBlock<T extends { blockName: string | null }>(
   });
   return [...groups, { key: 'outside', title: 'Outside blocks', texts: byName.get(null) ?? [] }];
 }
+
+/**
+ * `list` with the entries whose keys `order` names put in that order, in the places those entries
+ * held; the others stay where they were. A saved move applied to what the panel holds, so that
+ * it shows the move before the server's order is read again.
+ */
+export function reorderSubset<T>(list: readonly T[], keyOf: (entry: T) => string, order: readonly string[]): T[] {
+  const wanted = new Set(order);
+  const byKey = new Map(list.filter((e) => wanted.has(keyOf(e))).map((e) => [keyOf(e), e] as const));
+  const next = order.map((key) => byKey.get(key)).filter((e): e is T => e !== undefined);
+  let i = 0;
+  return list.map((entry) => (wanted.has(keyOf(entry)) && byKey.has(keyOf(entry)) ? (next[i++] as T) : entry));
+}
