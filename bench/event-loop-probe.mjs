@@ -42,7 +42,9 @@ subscribe('http.server.request.start', ({ request }) => {
   started = true;
   histogram.enable();
 });
-process.once('SIGTERM', () => {
+// Printed as the process exits (the server exits on SIGTERM once it has closed): a SIGTERM
+// listener here would keep a server that has not installed its own yet from stopping.
+process.once('exit', () => {
   process.stderr.write(
     `[event-loop-probe] longest hold: ${longestWall.toFixed(0)} ms wall, ${longestCpu.toFixed(0)} ms of main-thread CPU; monitorEventLoopDelay max ${(histogram.max / 1e6).toFixed(0)} ms, p99 ${(histogram.percentile(99) / 1e6).toFixed(0)} ms\n`,
   );

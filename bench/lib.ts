@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -54,12 +54,41 @@ export async function waitForHttp(url: string, timeoutMs = 10_000): Promise<void
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** `copydesk serve` of this tree's build (or `BENCH_BIN`), or of the CLI at `cliPath`. */
-export function startServer(env: NodeJS.ProcessEnv, cliPath = bin): ChildProcess {
-  return spawn(process.execPath, [...serverNodeArgs, cliPath, 'serve'], {
-    env: { ...process.env, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_KEYLESS_PER_MINUTE: '0', ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+/**
+ * `copydesk serve` of this tree's build (or `BENCH_BIN`), or of the CLI at `cliPath`. Its stdout
+ * and stderr (the log lines of a 500, a crash's stack) go to `logFile`, appended, so that a run
+ * keeps them: by default `server.log` in a new temporary directory. The path is printed.
+ */
+export function startServer(
+  env: NodeJS.ProcessEnv,
+  cliPath = bin,
+  logFile = join(mkdtempSync(join(tmpdir(), 'copydesk-bench-')), 'server.log'),
+): ChildProcess {
+  const fd = openSync(logFile, 'a');
+  writeSync(fd, `--- ${new Date().toISOString()} copydesk serve (${cliPath})\n`);
+  console.error(`server log: ${logFile}`);
+  try {
+    const child = spawn(process.execPath, [...serverNodeArgs, cliPath, 'serve'], {
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '0',
+        RATE_LIMIT_KEYLESS_PER_MINUTE: '0',
+        ...env,
+      },
+      stdio: ['ignore', fd, fd],
+    });
+    // A bench that fails before it stops its server (an uncaught error) leaves none running.
+    const orphaned = () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    };
+    process.once('exit', orphaned);
+    child.once('exit', () => process.off('exit', orphaned));
+    return child;
+  } finally {
+    // The child has its own copy of the descriptor.
+    closeSync(fd);
+  }
 }
 
 /**

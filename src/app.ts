@@ -32,19 +32,28 @@ import { usersRoutes } from './modules/accounts/users.routes.js';
 import { workspaceRoutes } from './modules/accounts/workspace.routes.js';
 import { blocksRoutes } from './modules/blocks/blocks.routes.js';
 import { historyRoutes } from './modules/changes/history.routes.js';
+import { commentsRoutes } from './modules/comments/comments.routes.js';
 import { componentsRoutes } from './modules/components/components.routes.js';
+import { eventsRoutes } from './modules/events/events.routes.js';
 import { exportsRoutes } from './modules/exports/exports.routes.js';
 import { foldersRoutes } from './modules/folders/folders.routes.js';
 import { importsRoutes } from './modules/imports/imports.routes.js';
 import { legacyRoutes } from './modules/legacy/legacy.routes.js';
+import { machineTranslationRoutes } from './modules/machine-translation/mt.routes.js';
+import { mailRoutes } from './modules/mail/mail.routes.js';
+import { notificationsRoutes } from './modules/notifications/notifications.routes.js';
 import { basesRoutes } from './modules/projects/bases.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
+import { deliveryRoutes, distributionsRoutes } from './modules/releases/distributions.routes.js';
+import { releasesRoutes } from './modules/releases/releases.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { statusesRoutes } from './modules/statuses/statuses.routes.js';
 import { styleguideEntriesRoutes } from './modules/styleguides/entries.routes.js';
 import { styleguidesRoutes } from './modules/styleguides/styleguides.routes.js';
+import { suggestionsRoutes } from './modules/suggestions/suggestions.routes.js';
 import { legacySwiftDriverRoutes, swiftDriverRoutes } from './modules/swift-driver/swift-driver.routes.js';
 import { textItemsRoutes } from './modules/text-items/text-items.routes.js';
+import { translationMemoryRoutes } from './modules/translation-memory/translation-memory.routes.js';
 import { translationStateRoutes } from './modules/translation-state/translation-state.routes.js';
 import { variablesRoutes } from './modules/variables/variables.routes.js';
 import { variantsRoutes } from './modules/variants/variants.routes.js';
@@ -59,18 +68,44 @@ export interface AppDeps {
   services: Services;
   /** `false` for silence, or pino options / a logger instance. */
   logger?: FastifyServerOptions['logger'] | FastifyBaseLogger;
+  /**
+   * Builds the response serializers in place of Fastify's own (fast-json-stringify through
+   * `@fastify/fast-json-stringify-compiler`). The tests hand one that keeps the serializers it
+   * compiled for the next app (test/helpers/serializers.ts); the server leaves it out.
+   */
+  buildSerializer?: SerializerFactory;
 }
+
+type SerializerFactory = NonNullable<
+  NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']
+>['buildSerializer'];
 
 export const API_VERSION = '1.0.0';
 
 /**
  * Who may call a route, by the user's role, whether they come with a key or a session. Reads are
  * for everyone; changing people, webhooks, the status workflow and the workspace's settings is for
- * admins; every other write is for editors. A few POSTs only compute an answer: they are reads.
- * (Keys are everyone's own business: the keys routes check ownership themselves.)
+ * admins; writing comments and suggesting changes are for commenters (and up: the comments
+ * service then lets only a comment's author or an admin edit or delete it); accepting or rejecting
+ * a suggestion, and every other write, is for editors, so a commenter is refused everywhere a
+ * viewer is but under `/v2/comments` and `/v2/suggestions`. A few POSTs only compute
+ * an answer: they are reads. (Keys are everyone's own business: the keys routes check ownership
+ * themselves; so are notifications, follows and presence, each user's own state, written by any role.)
  */
-const ADMIN_PREFIXES = ['/v2/users', '/v2/webhooks', '/v2/statuses', '/v2/workspace'];
-const ADMIN_READS = ['/v2/webhooks'];
+const ADMIN_PREFIXES = [
+  '/v2/users',
+  '/v2/webhooks',
+  '/v2/statuses',
+  '/v2/workspace',
+  '/v2/machineTranslation/providers',
+  '/v2/distributions',
+];
+const COMMENTER_PREFIXES = ['/v2/comments', '/v2/suggestions'];
+/** Under the commenters' prefixes, the writes that decide: an editor's (docs/suggestions.md). */
+const EDITOR_WRITES = new Set(['/v2/suggestions/accept', '/v2/suggestions/reject']);
+const ADMIN_READS = ['/v2/webhooks', '/v2/distributions'];
+const RELEASE_PREFIXES = ['/v2/releases'];
+const OWN_STATE = ['/v2/notifications', '/v2/follows', '/v2/presence'];
 const READS_BY_POST = new Set(['/v2/styleguides/lint', '/v2/cli/swiftDriver', '/v1/ios/swift-driver']);
 /** Requests that may write: the search index's background pass waits for them (docs/search.md). */
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -79,8 +114,11 @@ const under = (url: string, prefixes: string[]) => prefixes.some((p) => url === 
 function leastRole(method: string | string[], url: string): Role {
   const methods = Array.isArray(method) ? method : [method];
   if (under(url, ADMIN_READS)) return 'admin';
-  if (url === '/v2/session' || url.startsWith('/v2/keys')) return 'viewer';
+  if (url === '/v2/session' || url.startsWith('/v2/keys') || under(url, OWN_STATE)) return 'viewer';
   if (methods.every((m) => m === 'GET' || m === 'HEAD') || READS_BY_POST.has(url)) return 'viewer';
+  if (under(url, COMMENTER_PREFIXES) && !EDITOR_WRITES.has(url)) return 'commenter';
+  // Deleting a release is an admin's: apps may be pinned to it.
+  if (methods.includes('DELETE') && under(url, RELEASE_PREFIXES)) return 'admin';
   return under(url, ADMIN_PREFIXES) ? 'admin' : 'editor';
 }
 
@@ -134,12 +172,15 @@ export async function buildApp(deps: AppDeps) {
     routerOptions: { ignoreTrailingSlash: true },
     // A browser opening the app's link to a project shares its path with a v0 read: it gets the app.
     rewriteUrl: appNavigationUrl,
+    ...(deps.buildSerializer
+      ? { schemaController: { compilersFactory: { buildSerializer: deps.buildSerializer } } }
+      : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnectionsPerAddress(app.server, config.maxConnectionsPerAddress, isTrustedProxy(config.trustProxy));
 
   // Every route under /v2 takes an API key (the raw `Authorization` value) unless it is listed
   // here. This is the one place that decides it; it runs before any plugin looks at a route.
-  const PUBLIC_UNDER_V2 = new Set(['/v2/openapi.json', '/v2/session', '/v2/session/password']);
+  const PUBLIC_UNDER_V2 = new Set(['/v2/openapi.json', '/v2/session', '/v2/session/password', '/v2/email/unsubscribe']);
   app.addHook('onRoute', (route) => {
     const keyed = route.url.startsWith('/v2/') && !PUBLIC_UNDER_V2.has(route.url);
     const auth = route.config?.auth ?? (keyed ? 'v2' : undefined);
@@ -261,16 +302,29 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(basesRoutes, { projects: services.projects, limits: config.limits });
       await v2.register(blocksRoutes, { blocks: services.blocks, limits: config.limits });
       await v2.register(textItemsRoutes, { textItems: services.textItems, limits: config.limits });
-      await v2.register(exportsRoutes, { exports: services.exports, limits: config.limits });
+      await v2.register(exportsRoutes, {
+        exports: services.exports,
+        releases: services.releases,
+        limits: config.limits,
+      });
+      await v2.register(releasesRoutes, { releases: services.releases });
+      await v2.register(distributionsRoutes, { distributions: services.distributions, limits: config.limits });
       await v2.register(importsRoutes, { imports: services.imports, limits: config.limits });
       await v2.register(swiftDriverRoutes, { swiftDriver: services.swiftDriver, limits: config.limits });
       await v2.register(historyRoutes, { history: services.history, restore: services.restore });
       await v2.register(workspaceRoutes, { workspace: services.workspace });
       await v2.register(webhooksRoutes, { webhooks: services.webhooks, limits: config.limits });
+      await v2.register(mailRoutes, { mail: services.mail.service });
+      await v2.register(machineTranslationRoutes, { machineTranslation: services.machineTranslation });
       await v2.register(sessionRoutes, { people: services.people });
       await v2.register(keysRoutes, { accounts: services.accounts });
       await v2.register(searchRoutes, { search: services.search });
+      await v2.register(translationMemoryRoutes, { translationMemory: services.translationMemory });
       await v2.register(translationStateRoutes, { translationState: services.translationState });
+      await v2.register(commentsRoutes, { comments: services.comments, limits: config.limits });
+      await v2.register(suggestionsRoutes, { suggestions: services.suggestions, limits: config.limits });
+      await v2.register(notificationsRoutes, { notifications: services.notifications, limits: config.limits });
+      await v2.register(eventsRoutes, { events: services.events });
     },
     { prefix: '/v2' },
   );
@@ -288,6 +342,8 @@ export async function buildApp(deps: AppDeps) {
     limits: config.limits,
     prefix: '/v1',
   });
+  // Releases delivered to apps: public URLs, the token in the path (docs/releases.md#delivery).
+  await app.register(deliveryRoutes, { distributions: services.distributions });
   // The writers' web app at /, on the same public API.
   await registerWebApp(app);
 

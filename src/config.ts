@@ -61,6 +61,36 @@ export interface WebhooksConfig {
   readonly concurrency: number;
 }
 
+/** Machine translation (docs/machine-translation.md). */
+export interface MachineTranslationConfig {
+  /** 32 bytes from COPYDESK_SECRET that seal providers' credentials; null stores them plain. */
+  readonly secret: Buffer | null;
+  /**
+   * `MT_ALLOW_PRIVATE_NETWORKS`: the operator lets admins point a provider at a loopback or private
+   * address (a self-hosted LibreTranslate or Ollama); each provider must still opt in itself.
+   */
+  readonly allowPrivateNetworks: boolean;
+  /** How often an idle job worker looks for jobs to run. */
+  readonly pollIntervalMs: number;
+  /** The longest Retry-After a provider's 429 is waited out for, in seconds; longer is an error. */
+  readonly maxRetryAfterSeconds: number;
+}
+
+export interface MailConfig {
+  /** `SMTP_URL` (`smtp://user:pass@host:587`, `smtps://...`); null sends no email at all. */
+  readonly smtpUrl: string | null;
+  /** The sender of every email (`MAIL_FROM`). */
+  readonly from: string;
+  /** How often an idle mail worker looks for due emails. */
+  readonly pollIntervalMs: number;
+  /** Emails a worker sends at once (and SMTP connections it keeps open). */
+  readonly concurrency: number;
+  /** Multiplies every retry delay (tests and staging shrink the schedule with it). */
+  readonly retryScale: number;
+  /** The hour (UTC, 0-23) daily digests go out. */
+  readonly digestHourUtc: number;
+}
+
 export interface Config {
   readonly host: string;
   readonly port: number;
@@ -88,6 +118,8 @@ export interface Config {
   /** Days the change log (history) is kept; 0 keeps it forever. */
   readonly historyRetentionDays: number;
   readonly webhooks: WebhooksConfig;
+  readonly mail: MailConfig;
+  readonly machineTranslation: MachineTranslationConfig;
   /** Where people reach this server, for the links it prints; by default http://HOST:PORT. */
   readonly publicUrl: string;
   /**
@@ -105,11 +137,26 @@ export interface Config {
     /** How long a password link (first admin, invitation) stays usable. */
     readonly passwordLinkMs: number;
   };
+  /** The live event stream and presence (docs/events.md). */
+  readonly events: EventsConfig;
   /**
    * `COPYDESK_EVENT_LOOP_REPORT`: a file the server appends its event-loop delay to, one JSON line
    * a second and one at shutdown (docs/scale.md); null (the default) measures nothing.
    */
   readonly eventLoopReport: string | null;
+}
+
+export interface EventsConfig {
+  /** A comment line this often on an idle stream, so proxies and the browser know it is alive. */
+  readonly heartbeatMs: number;
+  /** Open streams one key (or one person's sessions) may hold on one server. */
+  readonly maxStreams: number;
+  /** A stream ends after this long (the client reconnects with Last-Event-ID, authenticated again). */
+  readonly streamMaxMs: number;
+  /** How often the workspaces with open streams are checked for commits nobody announced here. */
+  readonly pollMs: number;
+  /** How long a text stays "open" after its tab's last heartbeat. */
+  readonly presenceTtlMs: number;
 }
 
 export const DEFAULT_SQLITE_PATH = './data/copydesk.db';
@@ -193,6 +240,28 @@ function publicUrl(env: NodeJS.ProcessEnv, host: string, port: number): string {
   return raw.replace(/\/+$/, '');
 }
 
+function smtpUrl(env: NodeJS.ProcessEnv): string | null {
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) return null;
+  if (!/^smtps?:\/\/[^/]/i.test(raw)) throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  return raw;
+}
+
+/** The sender: MAIL_FROM, or copydesk at the public URL's host name (an address, when it is one, is no domain). */
+function mailFrom(env: NodeJS.ProcessEnv, url: string): string {
+  const raw = env.MAIL_FROM?.trim();
+  if (raw) return raw;
+  const host = new URL(url).hostname;
+  const domain = ipaddr.isValid(host.replace(/^\[|\]$/g, '')) || !host.includes('.') ? 'localhost' : host;
+  return `copydesk <copydesk@${domain}>`;
+}
+
+function digestHour(env: NodeJS.ProcessEnv): number {
+  const hour = integer(env, 'MAIL_DIGEST_HOUR_UTC', 8);
+  if (hour > 23) throw new Error(`MAIL_DIGEST_HOUR_UTC must be an hour from 0 to 23, got '${hour}'`);
+  return hour;
+}
+
 function timeouts(env: NodeJS.ProcessEnv): Timeouts {
   const parsed = {
     headersMs: integer(env, 'HEADERS_TIMEOUT_MS', 15_000),
@@ -254,6 +323,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       pollIntervalMs: integer(env, 'WEBHOOK_POLL_MS', 1000, 10),
       concurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1),
     },
+    mail: {
+      smtpUrl: smtpUrl(env),
+      from: mailFrom(env, publicUrl(env, host, port)),
+      pollIntervalMs: integer(env, 'MAIL_POLL_MS', 1000, 10),
+      concurrency: integer(env, 'MAIL_CONCURRENCY', 4, 1),
+      retryScale: positiveNumber(env, 'MAIL_RETRY_SCALE', 1),
+      digestHourUtc: digestHour(env),
+    },
+    machineTranslation: {
+      secret: parseSecret(env.COPYDESK_SECRET),
+      allowPrivateNetworks: env.MT_ALLOW_PRIVATE_NETWORKS === 'true',
+      pollIntervalMs: integer(env, 'MT_POLL_MS', 1000, 10),
+      maxRetryAfterSeconds: integer(env, 'MT_MAX_RETRY_AFTER_SECONDS', 60, 0),
+    },
     publicUrl: publicUrl(env, host, port),
     trustProxy: trustProxy(env.TRUST_PROXY),
     sessions: {
@@ -262,6 +345,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       passwordLinkMs: integer(env, 'PASSWORD_LINK_HOURS', 72, 1) * HOUR_MS,
     },
     eventLoopReport: env.COPYDESK_EVENT_LOOP_REPORT || null,
+    events: {
+      heartbeatMs: integer(env, 'EVENTS_HEARTBEAT_MS', 15_000, 10),
+      maxStreams: integer(env, 'EVENTS_MAX_STREAMS', 10, 1),
+      streamMaxMs: integer(env, 'EVENTS_STREAM_MAX_MS', 30 * 60_000, 100),
+      pollMs: integer(env, 'EVENTS_POLL_MS', 500, 10),
+      presenceTtlMs: integer(env, 'PRESENCE_TTL_MS', 15_000, 10),
+    },
     bootstrap: {
       email: (env.COPYDESK_ADMIN_EMAIL || 'admin@localhost').toLowerCase(),
       workspaceName: env.COPYDESK_WORKSPACE_NAME || 'My workspace',

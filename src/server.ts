@@ -1,4 +1,4 @@
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { buildApp } from './app.js';
@@ -46,11 +46,31 @@ function reasonOf(error: unknown): string {
 const EVENT_LOOP_REPORT_MS = 1000;
 
 /**
+ * The main thread's CPU time so far, in ms (Linux: its `schedstat`, in nanoseconds, which waiting
+ * for a core does not count); null where there is no such file.
+ */
+function mainThreadCpuMs(): (() => number) | null {
+  const path = `/proc/self/task/${process.pid}/schedstat`;
+  const read = () => Number(readFileSync(path, 'utf8').split(' ')[0]) / 1e6;
+  try {
+    return Number.isFinite(read()) ? read : null;
+  } catch {
+    return null;
+  }
+}
+
+/** How often the held-CPU check looks at the main thread's CPU time. */
+const HELD_CHECK_MS = 5;
+
+/**
  * Opt-in (`COPYDESK_EVENT_LOOP_REPORT=<file>`): samples the event loop's delay every 10 ms and
  * appends to the file, each second, one JSON line with the longest delay and the 99th percentile
  * of that second (`maxMs`, `p99Ms`) and of the whole run so far (`runMaxMs`, `runP99Ms`); one more
  * line with `final: true` when the server shuts down. A request that blocks the loop for 300 ms
- * shows as a `maxMs` of about 300. Answers the function that writes the final line.
+ * shows as a `maxMs` of about 300. On a busy machine a delay also counts the time the process
+ * waited for a core, so each line also has `heldCpuMs` (and `runHeldCpuMs`): the most CPU time the
+ * main thread spent between two checks 5 ms apart, which is what the server's own work held the
+ * loop (Linux only; absent elsewhere). Answers the function that writes the final line.
  */
 function reportEventLoop(file: string | null): () => void {
   if (file === null) return () => {};
@@ -58,7 +78,21 @@ function reportEventLoop(file: string | null): () => void {
   const run = monitorEventLoopDelay({ resolution: 10 });
   window.enable();
   run.enable();
-  const ms = (ns: number) => Math.round(ns / 1e4) / 100;
+  const cpuMs = mainThreadCpuMs();
+  let lastCpu = cpuMs?.() ?? 0;
+  let heldCpu = 0;
+  let runHeldCpu = 0;
+  const held =
+    cpuMs &&
+    setInterval(() => {
+      const now = cpuMs();
+      heldCpu = Math.max(heldCpu, now - lastCpu);
+      runHeldCpu = Math.max(runHeldCpu, heldCpu);
+      lastCpu = now;
+    }, HELD_CHECK_MS).unref();
+  // A histogram without a sample yet (its first second on a starved machine, where the line's
+  // timer can run before the first 10 ms sample) has a mean of NaN: the line says 0 instead.
+  const ms = (ns: number) => (Number.isFinite(ns) ? Math.round(ns / 1e4) / 100 : 0);
   const line = (final: boolean) => {
     const figures = {
       at: new Date().toISOString(),
@@ -69,8 +103,10 @@ function reportEventLoop(file: string | null): () => void {
       runMaxMs: ms(run.max),
       runP99Ms: ms(run.percentile(99)),
       runMeanMs: ms(run.mean),
+      ...(cpuMs && { heldCpuMs: Math.round(heldCpu * 100) / 100, runHeldCpuMs: Math.round(runHeldCpu * 100) / 100 }),
     };
     window.reset();
+    heldCpu = 0;
     try {
       appendFileSync(file, `${JSON.stringify(figures)}\n`);
     } catch {
@@ -80,6 +116,7 @@ function reportEventLoop(file: string | null): () => void {
   const timer = setInterval(() => line(false), EVENT_LOOP_REPORT_MS).unref();
   return () => {
     clearInterval(timer);
+    if (held) clearInterval(held);
     line(true);
     window.disable();
     run.disable();
@@ -119,6 +156,12 @@ export async function serve(config: Config, out: (line: string) => void = consol
   // Every server process delivers webhooks; several share the outbox through their claims.
   const worker = services.webhooks.worker(app.log);
   worker.start();
+  // And sends email, when SMTP is configured; several share the outbox the same way.
+  const mailWorker = config.mail.smtpUrl === null ? null : services.mail.worker(app.log);
+  mailWorker?.start();
+  // And runs translation jobs; several share them through their leases, one job on one server.
+  const jobWorker = services.machineTranslation.worker(app.log);
+  jobWorker.start();
   let closing = false;
   const shutdown = async (signal: string) => {
     if (closing) return;
@@ -128,7 +171,7 @@ export async function serve(config: Config, out: (line: string) => void = consol
     finishEventLoopReport();
     try {
       // Sends under way finish (each within its timeout); what was claimed and not sent goes back.
-      await Promise.all([app.close(), worker.stop()]);
+      await Promise.all([app.close(), worker.stop(), mailWorker?.stop(), jobWorker.stop()]);
       await database.close();
       process.exit(0);
     } catch (error) {
@@ -144,14 +187,17 @@ export async function serve(config: Config, out: (line: string) => void = consol
     // Nothing may keep a process that cannot serve alive: the worker, the timer, the pool.
     closing = true;
     clearInterval(purgeTimer);
-    await Promise.allSettled([worker.stop(), app.close()]);
+    await Promise.allSettled([worker.stop(), mailWorker?.stop(), jobWorker.stop(), app.close()]);
     await database.close().catch(() => undefined);
     throw new StartError(`cannot listen on ${config.host}:${config.port}: ${reasonOf(error)}`);
   }
   // Only once the port is ours: a start that cannot listen must not use up the first key.
   const first = await services.accounts.bootstrapIfEmpty(config.bootstrap);
   if (first) {
-    const link = passwordLinkUrl(config.publicUrl, await services.people.passwordLink(first.workspaceId, first.email));
+    const link = passwordLinkUrl(
+      config.publicUrl,
+      (await services.people.passwordLink(first.workspaceId, first.email)).token,
+    );
     out(
       [
         '',

@@ -1,5 +1,11 @@
 import type { Kysely } from 'kysely';
-import { type Config, loadConfig, type WebhooksConfig } from './config.js';
+import {
+  type Config,
+  loadConfig,
+  type MachineTranslationConfig,
+  type MailConfig,
+  type WebhooksConfig,
+} from './config.js';
 import type { DatabaseHandle } from './db/database.js';
 import type { Database } from './db/schema.js';
 import type { OpenSnapshot } from './db/snapshot.js';
@@ -9,15 +15,23 @@ import { createWorkspaceService } from './modules/accounts/workspace.service.js'
 import { createBackupService } from './modules/backup/backup.service.js';
 import { createBlocksService, loadBlocks } from './modules/blocks/blocks.service.js';
 import { createHistoryService, createRestoreService, createWritePath } from './modules/changes/index.js';
+import { commentNotices, createCommentsService } from './modules/comments/comments.service.js';
 import { createComponentsService } from './modules/components/components.service.js';
+import { createEvents, databasePresenceStore, redisPresenceStore } from './modules/events/index.js';
 import { createExportsService } from './modules/exports/exports.service.js';
 import { createFoldersService, folderDeveloperIds } from './modules/folders/folders.service.js';
 import { createImportsService } from './modules/imports/imports.service.js';
 import { createLegacyService } from './modules/legacy/legacy.service.js';
+import { createMachineTranslation } from './modules/machine-translation/index.js';
+import { createMail } from './modules/mail/index.js';
+import { createNotificationsService, emailNotifications } from './modules/notifications/notifications.service.js';
 import { createProjectsService, projectDeveloperIds } from './modules/projects/projects.service.js';
+import { createDistributionsService } from './modules/releases/distributions.service.js';
+import { createReleasesService } from './modules/releases/releases.service.js';
 import { createSearchService } from './modules/search/search.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
 import { createStyleguideHooks, createStyleguidesService } from './modules/styleguides/styleguides.service.js';
+import { createSuggestionsService } from './modules/suggestions/suggestions.service.js';
 import { createSwiftDriverService } from './modules/swift-driver/swift-driver.service.js';
 import { createTextItemsService } from './modules/text-items/text-items.service.js';
 import {
@@ -27,6 +41,7 @@ import {
   type FieldLookupsLoader,
   textPositions,
 } from './modules/texts/index.js';
+import { createTranslationMemoryService } from './modules/translation-memory/translation-memory.service.js';
 import { createTranslationStateService } from './modules/translation-state/translation-state.service.js';
 import { createVariablesService, listVariables } from './modules/variables/variables.service.js';
 import { createVariantsService, listVariants } from './modules/variants/variants.service.js';
@@ -46,9 +61,18 @@ export function createServices(
     changeToken?: () => Promise<string | null> | null;
     historyRetentionDays?: number;
     webhooks?: WebhooksConfig;
+    mail?: MailConfig;
+    machineTranslation?: MachineTranslationConfig;
+    /** Where people reach this server: the links of emails. */
+    publicUrl?: string;
     sessions?: Config['sessions'];
     snapshot?: OpenSnapshot;
     limits?: Config['limits'];
+    /** The live event stream's settings, and Redis for presence when configured. */
+    events?: Config['events'];
+    redis?: Config['redis'];
+    /** The time for presence entries (tests move it by hand). */
+    now?: () => number;
   } = {},
 ) {
   const writes = createWritePath(db);
@@ -94,12 +118,20 @@ export function createServices(
     styleguides: styleguideHooks,
     changeToken: options.changeToken,
   });
+  const defaults = options.mail === undefined || options.publicUrl === undefined ? loadConfig({}) : null;
+  const mail = createMail({
+    db,
+    config: options.mail ?? (defaults as Config).mail,
+    publicUrl: options.publicUrl ?? (defaults as Config).publicUrl,
+  });
   const sessions = options.sessions ?? { idleMs: 7 * DAY_MS, maxMs: 30 * DAY_MS, passwordLinkMs: 3 * DAY_MS };
   const people = createPeopleService({
     db,
     writes,
     accounts,
     textAssignees: textCascades,
+    enqueueEmail: mail.service.enqueue,
+    publicUrl: options.publicUrl ?? (defaults as Config).publicUrl,
     sessionIdleMs: sessions.idleMs,
     sessionMaxMs: sessions.maxMs,
     passwordLinkMs: sessions.passwordLinkMs,
@@ -132,11 +164,17 @@ export function createServices(
     // Large lists are read page by page from one snapshot, as exports are.
     ...(options.snapshot && { snapshot: options.snapshot }),
   });
+  // Without a snapshot source (the CLI), an export reads query by query on the shared connection.
+  const snapshot = options.snapshot ?? (async () => ({ db, close: async () => {} }));
+  // Releases freeze texts through the reader; the lists and exports read them back with `release=`.
+  const releases = createReleasesService({ db, snapshot, texts, accounts });
+  const distributions = createDistributionsService({ db, writes, releases });
   // Components and text items write texts alike; each adds the containers it places them in.
   const textsServiceDeps = {
     db,
     writes,
     reader: texts,
+    releases,
     texts: textCascades,
     statuses,
     accounts,
@@ -145,7 +183,12 @@ export function createServices(
     maxTags: (options.limits ?? loadConfig({}).limits).tags,
   };
   const components = createComponentsService({ ...textsServiceDeps, folders });
-  const textItems = createTextItemsService({ ...textsServiceDeps, projects, blocks });
+  const textItems = createTextItemsService({
+    ...textsServiceDeps,
+    projects,
+    blocks,
+    indexUpToDate: searchIndex.upToDate,
+  });
   const translationState = createTranslationStateService({ db, texts, projects, folders, variants });
   const search = createSearchService({
     db,
@@ -153,8 +196,13 @@ export function createServices(
     projectDeveloperIds: projects.projectDeveloperIds,
     indexUpToDate: searchIndex.upToDate,
   });
-  // Without a snapshot source (the CLI), an export reads query by query on the shared connection.
-  const snapshot = options.snapshot ?? (async () => ({ db, close: async () => {} }));
+  const translationMemory = createTranslationMemoryService({
+    db,
+    listVariants: variants.listVariants,
+    folderDeveloperIds: folders.folderDeveloperIds,
+    projectDeveloperIds: projects.projectDeveloperIds,
+    indexUpToDate: searchIndex.upToDate,
+  });
   const exports = createExportsService({ snapshot, accounts, texts, variants, variables });
   const imports = createImportsService({
     db,
@@ -170,6 +218,76 @@ export function createServices(
   });
   const styleguides = createStyleguidesService({ db, writes, variants, components, textItems });
   const workspace = createWorkspaceService({ db, writes });
+  // Comments name texts through the core, and their variants, projects and mentioned users
+  // through those modules' plain reads.
+  const comments = createCommentsService({
+    db,
+    writes,
+    variantsOf: listVariants,
+    projectsOf: projects.listProjectRefs,
+    usersOf: userEmails,
+  });
+  // Suggestions apply through the very updates of a PATCH of their text, each kind's own.
+  const suggestions = createSuggestionsService({
+    db,
+    writes,
+    variantsOf: listVariants,
+    projectsOf: projects.listProjectRefs,
+    userIdsByEmail: accounts.userIdsByEmail,
+    supSubEnabled: accounts.supSubEnabled,
+    updateIn: {
+      text_item: (trx, workspaceId, input, userIds) =>
+        textItems.updateIn(trx, workspaceId, input as Parameters<typeof textItems.updateIn>[2], userIds),
+      component: (trx, workspaceId, input, userIds) =>
+        components.updatesIn(trx, workspaceId, input as Parameters<typeof components.updatesIn>[2], userIds),
+    },
+  });
+  // Machine translation lands through the suggestions' create and the texts' own PATCH updates,
+  // reads the style guides for its prompts, and the translation state for what is missing.
+  const machineTranslation = createMachineTranslation({
+    db,
+    writes,
+    config: options.machineTranslation ?? loadConfig({}).machineTranslation,
+    variantsOf: listVariants,
+    baseLanguage: accounts.baseLanguage,
+    supSubEnabled: accounts.supSubEnabled,
+    styleguides: styleguides.list,
+    userIdsByEmail: accounts.userIdsByEmail,
+    updateIn: {
+      text_item: (trx, workspaceId, input, userIds) =>
+        textItems.updateIn(trx, workspaceId, input as Parameters<typeof textItems.updateIn>[2], userIds),
+      component: (trx, workspaceId, input, userIds) =>
+        components.updatesIn(trx, workspaceId, input as Parameters<typeof components.updatesIn>[2], userIds),
+    },
+    suggest: suggestions.create,
+    textsToTranslate: translationState.textsToTranslate,
+  });
+  // Notifications subscribe to the write path after comments, so a comment's thread is read as
+  // that write left it; they read users, projects and comments through their owners' plain reads.
+  const notifications = createNotificationsService({
+    db,
+    writes,
+    usersOf: userEmails,
+    projectsOf: projects.projectDeveloperIds,
+    commentNotices,
+    // Each notification is emailed in its write's transaction, when this server sends email: at
+    // once, in the daily digest or not at all, as its recipient chose (docs/notifications.md#email).
+    ...(mail.service.enabled && {
+      onNotified: emailNotifications(mail.service.enqueue, options.publicUrl ?? (defaults as Config).publicUrl),
+    }),
+  });
+  // The live event stream reads the change log; presence is shared through Redis when there is one.
+  const events = createEvents({
+    history,
+    presenceStore: options.redis
+      ? redisPresenceStore(options.redis.url, options.redis.prefix)
+      : databasePresenceStore(db),
+    config: options.events ?? loadConfig({}).events,
+    ...(options.changeToken && { changeToken: options.changeToken }),
+    ...(options.now && { now: options.now }),
+    onError: (error) => console.warn(`copydesk: event stream: ${error instanceof Error ? error.message : error}`),
+  });
+  writes.afterCommit(events.revision);
   const backup = createBackupService({
     db,
     writes,
@@ -249,6 +367,7 @@ export function createServices(
     accounts,
     people,
     search,
+    translationMemory,
     blocks,
     components,
     exports,
@@ -263,25 +382,63 @@ export function createServices(
     workspace,
     legacy,
     webhooks,
+    mail,
+    machineTranslation,
     translationState,
+    comments,
+    suggestions,
+    notifications,
+    releases,
+    distributions,
+    events,
   };
 }
 
 export type Services = ReturnType<typeof createServices>;
 
 /** The services of a server process: built once, shared by the app, the CLI and background jobs. */
-export function servicesFor(config: Config, database: DatabaseHandle): Services {
+export function servicesFor(
+  config: Config,
+  database: DatabaseHandle,
+  /** The time of presence entries; tests give a clock they move by hand. */
+  clock: { now?: () => number } = {},
+): Services {
   const services = createServices(database.db, {
+    ...clock,
     changeToken: database.changeToken,
     snapshot: database.snapshot,
     historyRetentionDays: config.historyRetentionDays,
     webhooks: config.webhooks,
+    mail: config.mail,
+    machineTranslation: config.machineTranslation,
+    publicUrl: config.publicUrl,
     sessions: config.sessions,
     limits: config.limits,
+    events: config.events,
+    redis: config.redis,
   });
-  // On PostgreSQL, what other servers commit reaches this one's caches (closed with the database).
-  database.watchChanges(services.accounts.changeEvents, {
-    onError: (error) => console.warn(`copydesk: change feed: ${error instanceof Error ? error.message : error}`),
-  });
+  // On PostgreSQL, what other servers commit reaches this one's caches and its event streams
+  // (closed with the database).
+  const keys = services.accounts.changeEvents;
+  database.watchChanges(
+    {
+      revision: (workspaceId, revision) => {
+        keys.revision(workspaceId, revision);
+        services.events.revision(workspaceId, revision);
+      },
+      keys: () => keys.keys(),
+      connected: () => {
+        keys.connected();
+        services.events.notified(true);
+      },
+      disconnected: () => {
+        keys.disconnected();
+        services.events.notified(false);
+      },
+    },
+    {
+      onError: (error) => console.warn(`copydesk: change feed: ${error instanceof Error ? error.message : error}`),
+    },
+  );
   return services;
 }

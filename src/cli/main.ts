@@ -8,6 +8,7 @@ import { passwordLinkUrl, ROLES } from '../modules/accounts/people.service.js';
 import { serve } from '../server.js';
 import { createServices, type Services } from '../services.js';
 import type { CliIo, Json } from './io.js';
+import { registerReleaseCommands } from './release-commands.js';
 import { registerWorkspaceCommands } from './workspace-commands.js';
 
 export type { CliIo, Json };
@@ -110,6 +111,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
 
   registerWorkspaceCommands(workspace, { io, withServices, print, workspaceId });
 
+  registerReleaseCommands(program, { io, withServices, print, workspaceId });
+
   const user = program.command('user').description('manage users');
   user
     .command('create')
@@ -117,7 +120,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .requiredOption('--workspace <id>', 'workspace id')
     .requiredOption('--email <email>', 'email address')
     .option('--name <name>', 'display name')
-    .option('--role <role>', 'admin, editor or viewer', 'editor')
+    .option('--role <role>', 'admin, editor, commenter or viewer', 'editor')
     .option('--json', 'print JSON')
     .action(async (options: Json & { workspace: string; email: string; name?: string; role: string }) => {
       const result = await withServices((s) =>
@@ -138,7 +141,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     .option('--json', 'print JSON')
     .action(async (options: Json & { workspace: string; email: string }) => {
       const result = await withServices(async (s, config) => {
-        const token = await s.people.passwordLink(workspaceId(options.workspace), options.email);
+        const { token } = await s.people.passwordLink(workspaceId(options.workspace), options.email);
         return { email: options.email.trim().toLowerCase(), passwordLink: passwordLinkUrl(config.publicUrl, token) };
       });
       print(

@@ -73,20 +73,27 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 /** A table's columns and their checks. */
 export type Columns = Record<string, Check>;
 
+/** A row of the file: its table, its place in that table's list, and the row. */
+export interface FileRow {
+  table: string;
+  index: number;
+  row: BackupRow;
+}
+
 /** Where a row is: `texts[17] (id 17)`. */
-export const rowName = (table: string, index: number, row: BackupRow) =>
+export const rowName = ({ table, index, row }: FileRow) =>
   row.id === undefined ? `${table}[${index}]` : `${table}[${index}] (id ${String(row.id)})`;
 
 /** The 400 for a row's field: `file: texts[17] (id 17).tags: must be a JSON array of strings`. */
-export function rowError(table: string, index: number, row: BackupRow, field: string, problem: string) {
-  return badRequest(`file: ${rowName(table, index, row)}.${field}: ${problem}`);
+export function rowError(at: FileRow, field: string, problem: string) {
+  return badRequest(`file: ${rowName(at)}.${field}: ${problem}`);
 }
 
 /** Checks every column of a row; throws the 400 naming the first bad one. */
-export function checkColumns(table: string, index: number, row: BackupRow, columns: Columns): void {
+export function checkColumns(at: FileRow, columns: Columns): void {
   for (const column in columns) {
-    const problem = (columns[column] as Check)(row[column]);
-    if (problem !== null) throw rowError(table, index, row, column, problem);
+    const problem = (columns[column] as Check)(at.row[column]);
+    if (problem !== null) throw rowError(at, column, problem);
   }
 }
 
@@ -95,23 +102,15 @@ export function checkColumns(table: string, index: number, row: BackupRow, colum
  * when `optional`.
  */
 export function checkReference(
-  table: string,
-  index: number,
-  row: BackupRow,
+  at: FileRow,
   column: string,
   target: { name: string; ids: IdMap | ReadonlySet<number> },
   optional: boolean,
 ): void {
-  const value = row[column];
+  const value = at.row[column];
   if ((value === null || value === undefined) && optional) return;
-  if (!Number.isSafeInteger(value)) throw rowError(table, index, row, column, 'must be an integer');
+  if (!Number.isSafeInteger(value)) throw rowError(at, column, 'must be an integer');
   if (!target.ids.has(value as number)) {
-    throw rowError(
-      table,
-      index,
-      row,
-      column,
-      `refers to ${target.name} ${String(value)}, which the file does not hold`,
-    );
+    throw rowError(at, column, `refers to ${target.name} ${String(value)}, which the file does not hold`);
   }
 }

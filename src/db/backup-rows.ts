@@ -26,6 +26,10 @@ export interface IdMaps {
   texts: IdMap;
   styleguides: IdMap;
   sections: IdMap;
+  comments: IdMap;
+  suggestions: IdMap;
+  mtProviders: IdMap;
+  mtJobs: IdMap;
   /** The workflow's status keys, read from the file before any text. */
   statuses: Set<string>;
 }
@@ -112,19 +116,22 @@ export async function insertRows(
  */
 export async function insertMapped(
   executor: Executor,
-  table: string,
-  columns: readonly string[],
-  rows: readonly BackupRow[],
-  keyColumns: readonly string[],
-  ids: IdMap,
+  page: {
+    table: string;
+    columns: readonly string[];
+    rows: readonly BackupRow[];
+    /** The natural key that matches each stored row back to its file id. */
+    keyColumns: readonly string[];
+    /** Gets file id -> new id of each row. */
+    ids: IdMap;
+  },
 ): Promise<void> {
+  const { table, columns, rows, keyColumns, ids } = page;
   if (rows.length === 0) return;
   const keyOf = (row: BackupRow) => JSON.stringify(keyColumns.map((c) => String(row[c])));
   const stored = await bulkInsertReturning<BackupRow>(
     executor,
-    table,
-    columns,
-    rows.map((row) => columns.map((c) => row[c] ?? null)),
+    { table, columns, rows: rows.map((row) => columns.map((c) => row[c] ?? null)) },
     ['id', ...keyColumns],
   );
   const byKey = new Map<string, number>();
@@ -167,11 +174,9 @@ export class Links {
  */
 export async function updateLinks(
   executor: Executor,
-  table: string,
-  column: string,
-  links: Links,
-  ids: IdMap,
+  set: { table: string; column: string; links: Links; ids: IdMap },
 ): Promise<number> {
+  const { table, column, links, ids } = set;
   for (let start = 0; start < links.rows.length; start += PAGE_SIZE) {
     const pairs: [number, number][] = [];
     for (let i = start; i < Math.min(start + PAGE_SIZE, links.rows.length); i += 1) {
@@ -226,7 +231,7 @@ const shown = (value: unknown) => (typeof value === 'string' ? `'${value}'` : St
  * Refuses the first row of a page whose unique key an earlier row of the file already has, in
  * the same page or one written before, naming the row and the key's field, as the other checks
  * do; the database would otherwise refuse the insert with its constraint's message, which names
- * neither. `rows` are the page as the file has it (for the message), `stored` the same rows as
+ * neither. `page.rows` are the page as the file has it (for the message), `page.stored` the same rows as
  * they are about to be written (references already mapped to new ids), in the same order. The
  * earlier pages are looked up in the database (one query a page, through the constraint's
  * index): a set of every key of the file would grow with it.
@@ -234,19 +239,16 @@ const shown = (value: unknown) => (typeof value === 'string' ? `'${value}'` : St
 export async function refuseTakenKeys(
   executor: Executor,
   spec: UniqueKey,
-  rows: readonly BackupRow[],
-  stored: readonly BackupRow[],
-  first: number,
+  page: { rows: readonly BackupRow[]; stored: readonly BackupRow[]; first: number },
 ): Promise<void> {
+  const { rows, stored, first } = page;
   if (stored.length === 0) return;
   const { fileTable, table, keys, workspaceId } = spec;
   const field = keys[keys.length - 1] as string;
   const refuse = (i: number): never => {
     const same = keys.length > 1 ? ` with the same ${keys.slice(0, -1).join(', ')}` : '';
     throw rowError(
-      fileTable,
-      first + i,
-      rows[i] as BackupRow,
+      { table: fileTable, index: first + i, row: rows[i] as BackupRow },
       field,
       `${shown(rows[i]?.[field])} is used by an earlier ${fileTable} row${same}`,
     );
@@ -294,32 +296,34 @@ export function selfLinkedRestorer(spec: {
   return {
     async rows(trx, rows, first) {
       rows.forEach((row, i) => {
-        checkColumns(fileTable, first + i, row, checks);
+        checkColumns({ table: fileTable, index: first + i, row }, checks);
         checkNewId(fileTable, first + i, row, ids);
         links.add(first + i, row.id, row[link]);
       });
       const mapped = rows.map((r) => ({ ...r, workspace_id: workspaceId, [link]: null }));
       const unique = { fileTable, table, keys: ['developer_id'], workspaceId };
-      await refuseTakenKeys(trx, unique, rows, mapped, first);
-      await insertMapped(trx, table, ['workspace_id', ...columns.slice(1)], mapped, ['developer_id'], ids);
+      await refuseTakenKeys(trx, unique, { rows, stored: mapped, first });
+      await insertMapped(trx, {
+        table,
+        columns: ['workspace_id', ...columns.slice(1)],
+        rows: mapped,
+        keyColumns: ['developer_id'],
+        ids,
+      });
     },
     async finish(trx) {
       const looped = firstInCycle(links);
       if (looped >= 0) {
         throw rowError(
-          fileTable,
-          links.indexes[looped] as number,
-          { id: links.rows[looped] },
+          { table: fileTable, index: links.indexes[looped] as number, row: { id: links.rows[looped] } },
           link,
           `leads back to this row through ${fileTable} ${links.targets[looped]}: a ${fileTable} row cannot be its own ancestor`,
         );
       }
-      const broken = await updateLinks(trx, table, link, links, ids);
+      const broken = await updateLinks(trx, { table, column: link, links, ids });
       if (broken >= 0) {
         throw rowError(
-          fileTable,
-          links.indexes[broken] as number,
-          { id: links.rows[broken] },
+          { table: fileTable, index: links.indexes[broken] as number, row: { id: links.rows[broken] } },
           link,
           `refers to ${fileTable} ${links.targets[broken]}, which the file does not hold`,
         );

@@ -35,7 +35,14 @@ export async function bulkInsert(
   columns: readonly string[],
   rows: readonly (readonly unknown[])[],
 ): Promise<void> {
-  await bulkInsertReturning(executor, table, columns, rows, []);
+  await bulkInsertReturning(executor, { table, columns, rows }, []);
+}
+
+/** Rows of fixed columns for one table, each row its values in the order of `columns`. */
+export interface BulkRows {
+  table: string;
+  columns: readonly string[];
+  rows: readonly (readonly unknown[])[];
 }
 
 /**
@@ -44,11 +51,10 @@ export async function bulkInsert(
  */
 export async function bulkInsertReturning<R>(
   executor: Executor,
-  table: string,
-  columns: readonly string[],
-  rows: readonly (readonly unknown[])[],
+  insert: BulkRows,
   returning: readonly string[],
 ): Promise<R[]> {
+  const { table, columns, rows } = insert;
   const out: R[] = [];
   if (rows.length === 0) return out;
   const postgres = dialectOf(executor) === 'postgres';
@@ -58,7 +64,7 @@ export async function bulkInsertReturning<R>(
     await executor.executeQuery(CompiledQuery.raw(copy, [copyRows(rows)]));
     return out;
   }
-  if (postgres && rows.every(isJsonRow)) return insertFromJson<R>(executor, table, columns, rows, returning);
+  if (postgres && rows.every(isJsonRow)) return insertFromJson<R>(executor, insert, returning);
   const head = `insert into ${quote(table)} (${columns.map(quote).join(', ')}) values `;
   const tail = returning.length > 0 ? ` returning ${returning.map(quote).join(', ')}` : '';
   const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));
@@ -79,13 +85,8 @@ export async function bulkInsertReturning<R>(
 const isCopyRow = (row: readonly unknown[]) => row.every(isCopyScalar);
 const isJsonRow = (row: readonly unknown[]) => row.every((value) => isCopyScalar(value) || typeof value === 'boolean');
 
-async function insertFromJson<R>(
-  executor: Executor,
-  table: string,
-  columns: readonly string[],
-  rows: readonly (readonly unknown[])[],
-  returning: readonly string[],
-): Promise<R[]> {
+async function insertFromJson<R>(executor: Executor, insert: BulkRows, returning: readonly string[]): Promise<R[]> {
+  const { table, columns, rows } = insert;
   const list = columns.map(quote).join(', ');
   const objects = rows.map((row) => {
     const object: Record<string, unknown> = {};
@@ -123,5 +124,5 @@ export function bulkInsertObjects<R = never>(
 ): Promise<R[]> {
   const columns = rows[0] ? Object.keys(rows[0]) : [];
   const values = rows.map((row) => columns.map((column) => (row as Record<string, unknown>)[column]));
-  return bulkInsertReturning<R>(executor, table, columns, values, returning);
+  return bulkInsertReturning<R>(executor, { table, columns, rows: values }, returning);
 }

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { type Driver, Kysely, PostgresDialect, SqliteDialect, type SqliteDialectConfig } from 'kysely';
 import type PgModule from 'pg';
 import type { DatabaseConfig } from '../config.js';
 import { type ChangeEvents, type ChangeFeed, type ChangeFeedOptions, startChangeFeed } from './change-feed.js';
@@ -12,6 +12,7 @@ import type { DialectName } from './dialect.js';
 import { registerSyncReader } from './prepared.js';
 import type { Database } from './schema.js';
 import { type OpenSnapshot, postgresSnapshots, sqliteSnapshots } from './snapshot.js';
+import { WriteThread, WriteThreadDriver } from './write-thread.js';
 
 export interface DatabaseHandle {
   readonly db: Kysely<Database>;
@@ -80,7 +81,14 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   const statements = withStatementCache(sqlite);
   const checkpoints = checkpointWhenIdle(sqlite, statements, config.path);
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: statements }) });
+  // Transactions begun inside `onWriteThread` (an import) run on a connection of their own in a
+  // worker thread, set up as this one (src/db/write-thread.ts); an in-memory database has no other.
+  const thread = config.path === ':memory:' ? null : new WriteThread(config.path, WRITE_THREAD_PRAGMAS);
+  const db = new Kysely<Database>({
+    dialect: new WriteThreadDialect({ database: statements }, thread, () => {
+      statements.writes += 1;
+    }),
+  });
   const snapshots = sqliteSnapshots(config.path, db, withStatementCache);
   // `data_version` moves when another connection commits; our own writes are counted as prepared.
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
@@ -112,6 +120,29 @@ export function openDatabase(config: DatabaseConfig): DatabaseHandle {
 }
 
 const POOL_SIZE = 10;
+
+/** The write thread's connection, as the server's: `wal_autocheckpoint` as `checkpointWhenIdle` sets it. */
+const WRITE_THREAD_PRAGMAS = [
+  'foreign_keys = ON',
+  'busy_timeout = 5000',
+  'synchronous = NORMAL',
+  'wal_autocheckpoint = 0',
+];
+
+/** Kysely's SQLite dialect with its driver's transactions able to run on the write thread. */
+class WriteThreadDialect extends SqliteDialect {
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly thread: WriteThread | null,
+    private readonly committed: () => void,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new WriteThreadDriver(super.createDriver(), this.thread, this.committed);
+  }
+}
 
 /**
  * A value read once for every caller that asked before the read ran. Each call gets a read that

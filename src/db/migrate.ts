@@ -18,10 +18,20 @@ import * as searchQueueByRevision from './migrations/2026_11_28_102_search_queue
 import * as searchQueueNewTexts from './migrations/2026_11_28_103_search_queue_new_texts.js';
 import * as changeLogIndexes from './migrations/2026_11_28_300_change_log_indexes.js';
 import * as changesBrinSummaries from './migrations/2026_11_28_301_changes_brin_summaries.js';
+import * as textVariantsByVariant from './migrations/2026_11_28_400_text_variants_by_variant.js';
 import * as changeRevision from './migrations/2026_11_29_200_change_revision.js';
 import * as translationState from './migrations/2026_11_29_300_translation_state.js';
 import * as dropExportFragments from './migrations/2026_11_30_100_drop_export_fragments.js';
 import * as textsProjectDeveloperId from './migrations/2026_11_30_500_texts_project_developer_id.js';
+import * as comments from './migrations/2026_12_01_300_comments.js';
+import * as suggestions from './migrations/2026_12_01_400_suggestions.js';
+import * as emailOutbox from './migrations/2026_12_01_500_email_outbox.js';
+import * as notifications from './migrations/2026_12_02_500_notifications.js';
+import * as presence from './migrations/2026_12_03_100_presence.js';
+import * as releases from './migrations/2026_12_03_100_releases.js';
+import * as translationMemory from './migrations/2026_12_03_100_translation_memory.js';
+import * as machineTranslation from './migrations/2026_12_03_600_machine_translation.js';
+import * as translationMemoryBands from './migrations/2026_12_04_100_translation_memory_bands.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -45,10 +55,20 @@ const migrations: Record<string, Migration> = {
   '2026_11_28_103_search_queue_new_texts': searchQueueNewTexts,
   '2026_11_28_300_change_log_indexes': changeLogIndexes,
   '2026_11_28_301_changes_brin_summaries': changesBrinSummaries,
+  '2026_11_28_400_text_variants_by_variant': textVariantsByVariant,
   '2026_11_29_200_change_revision': changeRevision,
   '2026_11_29_300_translation_state': translationState,
   '2026_11_30_100_drop_export_fragments': dropExportFragments,
   '2026_11_30_500_texts_project_developer_id': textsProjectDeveloperId,
+  '2026_12_01_300_comments': comments,
+  '2026_12_01_400_suggestions': suggestions,
+  '2026_12_01_500_email_outbox': emailOutbox,
+  '2026_12_02_500_notifications': notifications,
+  '2026_12_03_100_presence': presence,
+  '2026_12_03_100_releases': releases,
+  '2026_12_03_100_translation_memory': translationMemory,
+  '2026_12_03_600_machine_translation': machineTranslation,
+  '2026_12_04_100_translation_memory_bands': translationMemoryBands,
 };
 
 /** Every migration, in the order they apply. */

@@ -1,12 +1,17 @@
 import { sql } from 'kysely';
 import { dialectOf } from './dialect.js';
 import type { Executor } from './schema.js';
+import { indexTranslationMemory } from './translation-memory-index.js';
+
+export { tidyTranslationMemory } from './translation-memory-index.js';
 
 /*
  * The search index of the texts (tables and triggers from migrations 2026_11_25_703 and
  * 2026_11_26_100, src/db/migrations/): an FTS5
  * table on SQLite, a tsvector column on PostgreSQL. Its SQL differs throughout, so it lives here;
  * the texts core (src/modules/texts/search.repository.ts) ranks, schedules and answers searches.
+ * The translation memory's rows are rebuilt with the documents, from the same queue
+ * (src/db/translation-memory-index.ts).
  */
 
 /**
@@ -35,6 +40,25 @@ export async function searchCandidates(
           where text_search match ${words.map((w) => `"${w}"*`).join(' ')} and workspace_id = ${workspaceId}
           limit ${limit}`.execute(db);
   return rows;
+}
+
+/**
+ * Every text of the workspace whose document holds every word as a word prefix, as row ids,
+ * unranked and unlimited: a filter (the app's list) rather than a search.
+ */
+export async function searchMatchIds(db: Executor, workspaceId: number, words: readonly string[]): Promise<number[]> {
+  const { rows } =
+    dialectOf(db) === 'postgres'
+      ? await sql<{ id: number }>`
+          select s.text_id as id from text_search s,
+            to_tsquery('simple', ${words.map((w) => `${w}:*`).join(' & ')}) as q(query)
+          where s.workspace_id = ${workspaceId} and s.document @@ q.query`.execute(db)
+      : await sql<{ id: number }>`
+          select rowid as id from text_search
+          where text_search match ${words.map((w) => `"${w}"*`).join(' ')} and workspace_id = ${workspaceId}`.execute(
+          db,
+        );
+  return rows.map((r) => Number(r.id));
 }
 
 /** A text's document: its developer ID as it is and split at `-`, `_` and `.`, then its texts. */
@@ -81,12 +105,17 @@ export async function indexWorkspaceTexts(db: Executor, workspaceId: number): Pr
         where t.workspace_id = ${workspaceId} and t.id between ${from} and ${to}`.execute(db);
       const ids = rows.map((row) => Number(row.id));
       await sql`delete from text_search_queue where text_id = any(${ids}::integer[])`.execute(db);
+      await indexTranslationMemory(db, ids);
     } else {
       await sql`insert into text_search (rowid, workspace_id, document)
         select t.id, t.workspace_id, ${SQLITE_DOCUMENT} from texts t
         where +t.workspace_id = ${workspaceId} and t.id between ${from} and ${to}`.execute(db);
       await sql`delete from text_search_queue where text_id in (select id from texts
         where +workspace_id = ${workspaceId} and id between ${from} and ${to})`.execute(db);
+      await indexTranslationMemory(
+        db,
+        rows.map((row) => Number(row.id)),
+      );
     }
     after = to;
   }
@@ -112,6 +141,7 @@ export async function indexQueued(db: Executor, batch: number): Promise<number> 
     await sql`delete from text_search where text_id = any(${ids}::integer[])`.execute(db);
     await sql`insert into text_search (text_id, workspace_id, document)
       select t.id, t.workspace_id, ${POSTGRES_DOCUMENT} from texts t where t.id = any(${ids}::integer[])`.execute(db);
+    await indexTranslationMemory(db, ids);
     return ids.length;
   }
   const { rows } = await sql<{
@@ -125,6 +155,10 @@ export async function indexQueued(db: Executor, batch: number): Promise<number> 
     db,
   );
   await sql`delete from text_search_queue where text_id in (select value from json_each(${ids}))`.execute(db);
+  await indexTranslationMemory(
+    db,
+    rows.map((row) => row.text_id),
+  );
   return rows.length;
 }
 

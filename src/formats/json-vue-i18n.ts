@@ -2,10 +2,10 @@
  * json_vue_i18n: `{ "<developer id>": "message" }` in vue-i18n's message syntax, plural records as
  * one message with ` | ` between forms (rules in docs/formats/json_vue_i18n.md).
  */
-import { renderTemplate } from '../text/placeholders.js';
 import { JSON_CONTENT_TYPE, jsonMessagesWriter } from './shared/json.js';
 import { pluralCases, zeroCategoryIsExactlyZero } from './shared/plurals.js';
-import { exportText } from './shared/texts.js';
+import { type KnownNames, renderKnown } from './shared/template.js';
+import { exportText, variablesByName } from './shared/texts.js';
 import { type DocumentHeader, type ExportEntry, type FileFormat, wholeFile } from './types.js';
 
 /**
@@ -41,8 +41,10 @@ function pluralForm(form: string): string {
   return edge(start) + middle + edge(end);
 }
 
-function vueText(text: string, known: ReadonlySet<string>): string {
-  return renderTemplate(text, known, (name) => `{${name}}`, escapeVueLiteral);
+const vueVariable = (name: string) => `{${name}}`;
+
+function vueText(text: string, known: KnownNames): string {
+  return renderKnown(text, known, vueVariable, escapeVueLiteral);
 }
 
 /**
@@ -53,12 +55,16 @@ function vueText(text: string, known: ReadonlySet<string>): string {
  */
 function vueMessage(entry: ExportEntry, document: DocumentHeader): string {
   const mode = document.options.richText;
-  const known = new Set(entry.variables.map((variable) => variable.name));
+  const known = variablesByName(entry);
   if (entry.plurals.length === 0) return vueText(exportText(entry.text, entry.richText, mode), known);
   const { exactZero, categories } = pluralCases(entry, document.locale);
-  const forms = [...categories];
-  if (exactZero && !zeroCategoryIsExactlyZero(document.locale)) forms.unshift(exactZero);
-  return forms.map((form) => pluralForm(vueText(exportText(form.text, form.richText, mode), known))).join(' | ');
+  const form = (text: string, richText: string | null) => pluralForm(vueText(exportText(text, richText, mode), known));
+  let out = exactZero && !zeroCategoryIsExactlyZero(document.locale) ? form(exactZero.text, exactZero.richText) : null;
+  for (const category of categories) {
+    const written = form(category.text, category.richText);
+    out = out === null ? written : `${out} | ${written}`;
+  }
+  return out ?? '';
 }
 
 export const jsonVueI18nFormat: FileFormat = {

@@ -25,13 +25,18 @@ declare module 'fastify' {
     session: { token: string; principal: SessionPrincipal } | null;
     /** The workspace revision a write of this request made (see `registerRevisionHeader`). */
     writeRevision: number | null;
+    /**
+     * Looks the request's key or session up again: whether it still authenticates the same user
+     * in the same workspace (a long-lived response, the event stream, asks now and then).
+     */
+    stillAuthenticated: (() => Promise<boolean>) | null;
   }
 }
 
 export const SESSION_COOKIE = 'copydesk_session';
 export const CSRF_HEADER = 'x-csrf-token';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
+const RANK: Record<Role, number> = { viewer: 0, commenter: 1, editor: 2, admin: 3 };
 
 const TOKEN = /^token\s+(\S+)$/i;
 
@@ -61,6 +66,7 @@ export function registerAuth(
 ): void {
   app.decorateRequest('principal', null);
   app.decorateRequest('session', null);
+  app.decorateRequest('stillAuthenticated', null);
   app.addHook('onRequest', async (request, reply) => {
     const { auth: scheme, role: needed } = request.routeOptions.config;
     if (!scheme) {
@@ -95,7 +101,9 @@ export function registerAuth(
     // An unknown role (a restored or hand-edited row) has no rights at all: roles fail closed.
     const rank = Object.hasOwn(RANK, principal.role) ? RANK[principal.role] : undefined;
     if (rank === undefined) {
-      throw forbidden(`${principal.email} has the role '${principal.role}', which is not one of admin, editor, viewer`);
+      throw forbidden(
+        `${principal.email} has the role '${principal.role}', which is not one of admin, editor, commenter, viewer`,
+      );
     }
     if (needed && rank < RANK[needed]) {
       throw forbidden(
@@ -103,6 +111,15 @@ export function registerAuth(
       );
     }
     request.principal = principal;
+    const first = principal;
+    const same = (again: Principal | null) =>
+      again !== null && again.workspaceId === first.workspaceId && again.userId === first.userId;
+    request.stillAuthenticated = request.session
+      ? async () => same(await people.authenticate(request.session?.token ?? ''))
+      : async () => {
+          const key = keyFromHeader(header, scheme);
+          return key !== null && same(await accounts.authenticate(key));
+        };
   });
 }
 

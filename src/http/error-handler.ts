@@ -1,10 +1,11 @@
+import type { ErrorObject } from 'ajv';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { AppError, codeForStatus } from './errors.js';
-import { describeSchemaError } from './validation.js';
+import { describeSchemaError, firstSchemaError } from './validation.js';
 
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setSchemaErrorFormatter((errors, dataVar) => {
-    const first = errors[0];
+    const first = firstSchemaError(errors as unknown as ErrorObject[]);
     return new Error(first ? describeSchemaError(first as never, dataVar) : `${dataVar} is invalid`);
   });
 

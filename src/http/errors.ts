@@ -15,7 +15,9 @@ export const statusByCode = {
   headers_too_large: 431,
   rate_limited: 429,
   internal: 500,
+  bad_gateway: 502,
   unavailable: 503,
+  gateway_timeout: 504,
 } as const;
 
 export type ErrorCode = keyof typeof statusByCode;

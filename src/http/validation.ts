@@ -29,7 +29,9 @@ export function compileStrict<T>(schema: object): (data: unknown) => { value: T 
     if (validate(data)) return { value: data as T };
     const errors = validate.errors ?? [];
     // An unknown field explains the rest (a misspelt key is also a missing one): report it first.
-    return { error: (errors.find((e) => e.keyword === 'additionalProperties') ?? errors[0]) as ErrorObject };
+    return {
+      error: (errors.find((e) => e.keyword === 'additionalProperties') ?? firstSchemaError(errors)) as ErrorObject,
+    };
   };
 }
 
@@ -64,6 +66,33 @@ export function fieldPath(instancePath: string, extra?: string): string {
     else path += path ? `.${segment}` : segment;
   }
   return path;
+}
+
+/**
+ * The error to report of those a validation produced. A value that matches no branch of a union
+ * of literals (`Type.Union([Type.Literal('a'), Type.Literal('b')])`, JSON Schema's `anyOf` of
+ * `const`s) fails each branch in turn: Ajv lists a `const` error per branch, then the `anyOf`.
+ * The first alone would read "must be \"a\"", as if that were the only value allowed, so the
+ * branches are read back as one `enum` error naming them all.
+ */
+export function firstSchemaError<E extends ErrorObject>(errors: readonly E[]): E | undefined {
+  const first = errors[0];
+  const branch = first && /^(.*)\/anyOf\/0\/const$/.exec(first.schemaPath);
+  if (!first || !branch) return first;
+  const union = branch[1];
+  const allowedValues: unknown[] = [];
+  for (const [index, error] of errors.entries()) {
+    if (error.schemaPath === `${union}/anyOf` && error.keyword === 'anyOf' && index === allowedValues.length) {
+      return { ...first, keyword: 'enum', schemaPath: `${union}/anyOf`, params: { allowedValues } };
+    }
+    const isBranch =
+      error.keyword === 'const' &&
+      error.instancePath === first.instancePath &&
+      error.schemaPath === `${union}/anyOf/${index}/const`;
+    if (!isBranch) return first;
+    allowedValues.push((error.params as { allowedValue: unknown }).allowedValue);
+  }
+  return first;
 }
 
 export function describeSchemaError(error: ErrorObject, part: string): string {

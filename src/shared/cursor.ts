@@ -15,5 +15,14 @@ export function idCursor(prefix: string) {
       if (!/^[1-9]\d{0,15}$/.test(id)) throw badRequest('cursor: not a cursor this server returned');
       return Number(id);
     },
+    /**
+     * A page of `rows` read with `limit + 1`: the first `limit` rows, and the cursor of the next
+     * page (null when the extra row did not come, so nothing follows).
+     */
+    page<Row extends { id: number | string }>(rows: readonly Row[], limit: number) {
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return { page, nextCursor: rows.length > limit && last ? this.encode(last.id) : null };
+    },
   };
 }

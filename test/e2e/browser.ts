@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
@@ -19,6 +19,17 @@ export const CHROMIUM =
 export const ROOT = resolve(import.meta.dirname, '../..');
 export const SHOTS = resolve(ROOT, 'test-results');
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/**
+ * What every browser test needs before it starts, each named with how to get it: the built web
+ * app (web/dist) and Chromium. Makes test-results/ for the screenshots.
+ */
+export function requireBrowserAndApp(): void {
+  if (!existsSync(resolve(ROOT, 'web/dist/index.html')))
+    throw new Error('web/dist is missing: run npm run build --prefix web');
+  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
+  mkdirSync(SHOTS, { recursive: true });
+}
 
 /** A database of the server's own: a temporary SQLite file, or on the PostgreSQL run a scratch database. */
 export async function scratchDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -55,5 +66,5 @@ export async function checkAccessibility(page: Page, name: string): Promise<void
         `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     );
   });
-  expect(violations, name).toEqual([]);
+  expect(violations, `${name}: ${violations.join('; ')}`).toEqual([]);
 }

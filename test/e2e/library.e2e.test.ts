@@ -1,9 +1,8 @@
-import { existsSync, mkdirSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, checkAccessibility, launchChromium, ROOT, SHOTS, scratchDatabase } from './browser.js';
-import { keyed, type RealServer, startServer } from './server.js';
+import { checkAccessibility } from './browser.js';
+import { openStage, type Stage } from './people.js';
+import { keyed, type RealServer } from './server.js';
 
 /**
  * The project order and the component library in Chromium against a real server: blocks and
@@ -12,9 +11,8 @@ import { keyed, type RealServer, startServer } from './server.js';
  * result is read back through the API; axe-core runs on each new state of the page.
  */
 let server: RealServer;
-let browser: Browser;
 let page: Page;
-let dropDatabase = async () => {};
+let stage: Stage;
 
 const order = async () => {
   const api = keyed(server);
@@ -28,13 +26,8 @@ const order = async () => {
 
 describe('project order and the component library in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    if (!existsSync(resolve(ROOT, 'web/dist/index.html')))
-      throw new Error('web/dist is missing: run npm run build:web');
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-    mkdirSync(SHOTS, { recursive: true });
-    const database = await scratchDatabase();
-    dropDatabase = database.drop;
-    server = await startServer(database.url);
+    stage = await openStage();
+    server = stage.server;
     const api = keyed(server);
     await api('POST', 'projects', { projects: [{ name: 'Shop', developerId: 'shop' }] });
     // A variable, so that the editor has its picker (an instance's editor must not).
@@ -61,9 +54,8 @@ describe('project order and the component library in Chromium', { timeout: 120_0
     await api('POST', 'components', {
       components: [{ developerId: 'cancel', name: 'Cancel', text: 'Cancel', status: 'FINAL' }],
     });
-    browser = await launchChromium();
     // bypassCSP: only so that axe-core can be injected; the app itself runs under its policy.
-    const context = await browser.newContext({
+    const context = await stage.browser.newContext({
       baseURL: server.base,
       viewport: { width: 1400, height: 900 },
       bypassCSP: true,
@@ -77,9 +69,7 @@ describe('project order and the component library in Chromium', { timeout: 120_0
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await dropDatabase();
+    await stage?.close();
   });
 
   const blocksList = () => page.getByRole('list', { name: 'Blocks' });

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/database.js';
-import { CHROMIUM, checkAccessibility, launchChromium, ROOT, SHOTS, scratchDatabase } from './browser.js';
-import { keyed, type RealServer, startServer } from './server.js';
+import { checkAccessibility, SHOTS } from './browser.js';
+import { openStage, type Stage } from './people.js';
+import { keyed, type RealServer } from './server.js';
 
 /**
  * A writer organising their work in Chromium against a real server: projects, blocks, texts,
@@ -15,10 +16,9 @@ import { keyed, type RealServer, startServer } from './server.js';
  */
 const PASSWORD = 'e2e organise password';
 let server: RealServer;
-let browser: Browser;
 let context: BrowserContext;
 let page: Page;
-let dropDatabase = async () => {};
+let stage: Stage;
 const suffix = () => (onPostgres() ? '-postgres' : '');
 
 type Rec = {
@@ -96,17 +96,11 @@ async function expectNoOverlap(selectors: string[]) {
 
 describe('organising a workspace in Chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
-    if (!existsSync(resolve(ROOT, 'web/dist/index.html')))
-      throw new Error('web/dist is missing: run npm run build:web');
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-    mkdirSync(SHOTS, { recursive: true });
-    const database = await scratchDatabase();
-    dropDatabase = database.drop;
-    server = await startServer(database.url);
+    stage = await openStage();
+    server = stage.server;
     await api()('POST', 'variants', { variants: [{ name: 'French', developerId: 'fr', localeCode: 'fr' }] });
-    browser = await launchChromium();
     // bypassCSP: only so that axe-core can be injected.
-    context = await browser.newContext({
+    context = await stage.browser.newContext({
       baseURL: server.base,
       viewport: { width: 1400, height: 900 },
       acceptDownloads: true,
@@ -125,9 +119,7 @@ describe('organising a workspace in Chromium', { timeout: 180_000 }, () => {
 
   afterAll(async () => {
     await context?.close().catch(() => undefined);
-    await browser?.close();
-    await server?.stop();
-    await dropDatabase();
+    await stage?.close();
   });
 
   it('a fresh workspace opens the library; "New project" makes a project, its 400 shown under the form', async () => {

@@ -1,10 +1,11 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import type { Browser, Download, Locator, Page } from 'playwright-core';
+import type { Download, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, checkAccessibility, launchChromium, ROOT, SHOTS, scratchDatabase } from './browser.js';
-import { keyed, type RealServer, startServer } from './server.js';
+import { checkAccessibility, ROOT } from './browser.js';
+import { openStage, type Stage } from './people.js';
+import { keyed, type RealServer } from './server.js';
 
 /**
  * The history, export and import pages in Chromium against a real server: a word diff and one
@@ -17,9 +18,8 @@ const { unzipSync } = createRequire(resolve(ROOT, 'web/package.json'))('fflate')
 };
 
 let server: RealServer;
-let browser: Browser;
 let page: Page;
-let dropDatabase = async () => {};
+let stage: Stage;
 /** Restores are writes: on a loaded machine they take more than the poll's default second. */
 const WAIT = { timeout: 15_000 };
 const BULK = ['b1', 'b2', 'b3', 'b4', 'b5'];
@@ -32,13 +32,8 @@ const textOf = async (id: string) => {
 
 describe('history, export and import pages in Chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
-    if (!existsSync(resolve(ROOT, 'web/dist/index.html')))
-      throw new Error('web/dist is missing: run npm run build:web');
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-    mkdirSync(SHOTS, { recursive: true });
-    const database = await scratchDatabase();
-    dropDatabase = database.drop;
-    server = await startServer(database.url);
+    stage = await openStage();
+    server = stage.server;
     await api('POST', 'variants', {
       variants: [
         { name: 'French', developerId: 'fr', localeCode: 'fr' },
@@ -71,9 +66,8 @@ describe('history, export and import pages in Chromium', { timeout: 180_000 }, (
     await api('PATCH', 'textItems', { updates: BULK.map((developerId) => ({ developerId, status: 'FINAL' })) });
     await api('DELETE', 'textItems', { developerIds: ['obsolete'] });
 
-    browser = await launchChromium();
     // bypassCSP: only so that axe-core can be injected; the app itself runs under its policy.
-    const context = await browser.newContext({
+    const context = await stage.browser.newContext({
       baseURL: server.base,
       viewport: { width: 1400, height: 900 },
       acceptDownloads: true,
@@ -88,9 +82,7 @@ describe('history, export and import pages in Chromium', { timeout: 180_000 }, (
   }, 120_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    await dropDatabase();
+    await stage?.close();
   });
 
   /** A page of the app from its navigation, whether it offers links or buttons. */

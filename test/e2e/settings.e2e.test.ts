@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/database.js';
-import { CHROMIUM, launchChromium, ROOT, SHOTS, scratchDatabase } from './browser.js';
+import { launchChromium, requireBrowserAndApp, SHOTS, scratchDatabase } from './browser.js';
 import { keyed, type RealServer, startServer } from './server.js';
 
 /**
@@ -57,10 +57,7 @@ const shotSuffix = onPostgres() ? '-postgres' : '';
 
 describe('the settings page in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
-    if (!existsSync(resolve(ROOT, 'web/dist/index.html')))
-      throw new Error('web/dist is missing: run npm run build:web');
-    if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install -y chromium`);
-    mkdirSync(SHOTS, { recursive: true });
+    requireBrowserAndApp();
     receiverUrl = await receiver.listen();
     const database = await scratchDatabase();
     dropScratch = database.drop;
@@ -141,7 +138,9 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
       'Style guides',
       'People and roles',
       'API keys',
+      'Email notifications',
       'Webhooks',
+      'Machine translation',
     ]);
   });
 
@@ -525,7 +524,20 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     const link = people.getByRole('status').locator('code');
     await link.waitFor();
     const passwordLink = String(await link.textContent());
-    await people.getByLabel('Role of reader@example.com').selectOption('viewer');
+    // The role select is as wide as its longest role: "commenter" clears the arrow (about 1em)
+    // with room to spare.
+    const role = people.getByLabel('Role of reader@example.com');
+    await role.selectOption('commenter');
+    await checkSection(admin, 'people', 'people-commenter');
+    const room = await role.evaluate((select) => {
+      const style = (globalThis as any).getComputedStyle(select);
+      const context = (globalThis as any).document.createElement('canvas').getContext('2d');
+      context.font = style.font;
+      const inside = select.clientWidth - Number.parseFloat(style.paddingLeft) - Number.parseFloat(style.paddingRight);
+      return { inside, text: context.measureText('commenter').width, arrow: Number.parseFloat(style.fontSize) };
+    });
+    expect(room.inside, JSON.stringify(room)).toBeGreaterThanOrEqual(room.text + 2 * room.arrow);
+    await role.selectOption('viewer');
     await expect
       .poll(
         async () =>

@@ -1,14 +1,12 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, inject } from 'vitest';
+import { afterAll, expect, inject } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { type DatabaseHandle, openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { type Services, servicesFor } from '../../src/services.js';
 import { migratedTestDatabaseConfig } from './database.js';
-import { installSerializerCache } from './serializers.js';
-
-installSerializerCache();
+import { cachedSerializers } from './serializers.js';
 
 export interface TestContext {
   app: App;
@@ -23,7 +21,11 @@ export interface TestContext {
  * database the global setup migrated. Neither is migrated again (a check of every migration, dozens of queries);
  * a database the test names itself, or a run without that setup (`sqliteTemplate` not provided), is.
  */
-export async function setupApp(overrides: Partial<Config> = {}): Promise<TestContext> {
+export async function setupApp(
+  overrides: Partial<Config> = {},
+  /** The time of presence entries, for a test that moves it by hand. */
+  clock: { now?: () => number } = {},
+): Promise<TestContext> {
   const alreadyMigrated = overrides.database === undefined && inject('sqliteTemplate') !== undefined;
   const databaseConfig = overrides.database ?? migratedTestDatabaseConfig();
   const config = loadConfig(
@@ -32,8 +34,8 @@ export async function setupApp(overrides: Partial<Config> = {}): Promise<TestCon
   );
   const database = openDatabase(config.database);
   if (!alreadyMigrated) await migrateToLatest(database.db);
-  const services = servicesFor(config, database);
-  const app = await buildApp({ config, database, services, logger: false });
+  const services = servicesFor(config, database, clock);
+  const app = await buildApp({ config, database, services, logger: false, buildSerializer: cachedSerializers });
   await app.ready();
   afterAll(async () => {
     await app.close();
@@ -49,7 +51,13 @@ export async function setupApp(overrides: Partial<Config> = {}): Promise<TestCon
 export async function anotherServer(ctx: TestContext): Promise<{ app: App; services: Services }> {
   const database = openDatabase(ctx.config.database);
   const services = servicesFor(ctx.config, database);
-  const app = await buildApp({ config: ctx.config, database, services, logger: false });
+  const app = await buildApp({
+    config: ctx.config,
+    database,
+    services,
+    logger: false,
+    buildSerializer: cachedSerializers,
+  });
   await app.ready();
   afterAll(async () => {
     await app.close();
@@ -85,6 +93,13 @@ export interface ApiResponse<T = any> {
 }
 
 export type Api = ReturnType<typeof apiClient>;
+
+/** The body of a write that succeeded; a status of 300 or more fails the test, showing the body. */
+export async function ok(res: Promise<{ status: number; body: unknown }>): Promise<any> {
+  const r = await res;
+  expect(r.status, JSON.stringify(r.body)).toBeLessThan(300);
+  return r.body;
+}
 
 /** Requests with the key sent the v2 way; bodies are JSON. */
 export function apiClient(app: App, key: string | null) {

@@ -8,12 +8,17 @@ import { setupApp } from '../helpers/app.js';
 const ctx = await setupApp({ limits: { ...loadConfig({}).limits, batchItems: 3, filterIds: 5 } });
 
 /** Lists whose size is a rule of the domain (a workspace's statuses, a guide's sections), not a limit to configure. */
-const DOMAIN_RULES = new Set(['PUT /v2/statuses statuses', 'PATCH /v2/styleguides sections']);
+const DOMAIN_RULES = new Set([
+  'PUT /v2/statuses statuses',
+  'PATCH /v2/styleguides sections',
+  'POST /v2/distributions formats',
+]);
 /** Lists of ids that select what a read covers. */
 const FILTERS = new Set([
   'POST /v2/cli/swiftDriver projects',
   'POST /v2/cli/swiftDriver statuses',
   'POST /v1/ios/swift-driver projects',
+  'POST /v2/distributions projects',
 ]);
 
 interface Schema {
@@ -53,6 +58,11 @@ describe('LIMIT_BATCH_ITEMS and LIMIT_FILTER_IDS', () => {
       'POST /v2/webhooks/deliveries/redeliver',
       'POST /v2/components',
       'PATCH /v2/textItems',
+      'POST /v2/comments',
+      'DELETE /v2/comments',
+      'POST /v2/suggestions',
+      'POST /v2/suggestions/accept',
+      'POST /v2/suggestions/withdraw',
     ]) {
       expect(routes, route).toContain(route);
     }

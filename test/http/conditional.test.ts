@@ -3,6 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { servicesFor } from '../../src/services.js';
 import { anotherServer, apiClient, createWorkspace, setupApp, withFilter } from '../helpers/app.js';
 import { onPostgres } from '../helpers/database.js';
+import { cachedSerializers } from '../helpers/serializers.js';
 import { waitFor } from '../helpers/wait.js';
 
 const ctx = await setupApp();
@@ -28,6 +29,7 @@ const sharedHandle = await buildApp({
   database: ctx.database,
   services: servicesFor(ctx.config, ctx.database),
   logger: false,
+  buildSerializer: cachedSerializers,
 });
 await sharedHandle.ready();
 const { app: ownHandle } = await anotherServer(ctx);

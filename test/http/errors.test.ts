@@ -7,6 +7,7 @@ import { migrateToLatest } from '../../src/db/migrate.js';
 import { servicesFor } from '../../src/services.js';
 import { apiClient, createWorkspace, setupApp } from '../helpers/app.js';
 import { testDatabaseConfig } from '../helpers/database.js';
+import { cachedSerializers } from '../helpers/serializers.js';
 
 const ctx = await setupApp();
 const small = await setupApp({ limits: { ...ctx.config.limits, bodyBytes: 1024 } });
@@ -24,7 +25,13 @@ const logged = await (async () => {
     },
   });
   const services = servicesFor(config, database);
-  const app = await buildApp({ config, database, services, logger: { level: 'trace', stream } });
+  const app = await buildApp({
+    config,
+    database,
+    services,
+    logger: { level: 'trace', stream },
+    buildSerializer: cachedSerializers,
+  });
   app.get('/v2/boom', { config: { auth: 'v2' } }, async () => {
     throw new Error('secret detail');
   });
@@ -133,6 +140,20 @@ describe('client errors', () => {
     expect((await api.get('variants')).body).toEqual([]);
   });
 
+  it('a value outside a union of literals names every allowed value, not only the first', async () => {
+    const { api } = await createWorkspace(ctx);
+    const roles = 'role must be one of: "admin", "editor", "commenter", "viewer"';
+    const added = await api.post('users', { email: 'owner@example.com', role: 'owner' });
+    expect([added.status, added.body.message]).toEqual([400, roles]);
+    expect((await api.post('users', { email: 'ed@example.com', role: 'editor' })).status).toBe(201);
+    const changed = await api.patch('users/ed@example.com', { role: 'boss' });
+    expect([changed.status, changed.body.message]).toEqual([400, roles]);
+    // A wrong type is still reported as such.
+    const typed = await api.post('users', { email: 'n@example.com', role: 3 });
+    expect(typed.status).toBe(400);
+    expect(typed.body.message).toMatch(/^role must be/);
+  });
+
   it('a body over the limit is a 413, one under it is served', async () => {
     const { key, api } = await createWorkspace(small);
     const name = 'x'.repeat(2000);
@@ -219,6 +240,7 @@ describe('health', () => {
       database,
       services: servicesFor(ctx.config, database),
       logger: false,
+      buildSerializer: cachedSerializers,
     });
     await app.ready();
     // Kysely connects lazily and only closes what it has opened: use the handle before closing it.

@@ -30,7 +30,26 @@ async function seed(): Promise<void> {
     textItems: [{ developerId: 'secretitem', text: SECRET, variants: [{ variantId: 'secretvariant', text: SECRET }] }],
   });
   expect(items.status).toBe(201);
+  const comments = await api.post('comments', {
+    comments: [
+      { textItemId: 'secretitem', body: SECRET },
+      { componentId: 'secretcomponent', variantId: 'secretvariant', body: SECRET },
+    ],
+  });
+  expect(comments.status).toBe(201);
+  secretCommentId = comments.body.ids[0];
+  const suggestions = await api.post('suggestions', {
+    suggestions: [
+      { textItemId: 'secretitem', text: `${SECRET} too` },
+      { componentId: 'secretcomponent', variantId: 'secretvariant', text: `${SECRET} too` },
+    ],
+  });
+  expect(suggestions.status).toBe(201);
+  secretSuggestionId = suggestions.body.ids[0];
 }
+
+let secretCommentId = '';
+let secretSuggestionId = '';
 
 interface Operation {
   method: string;
@@ -53,7 +72,15 @@ async function operations(): Promise<Operation[]> {
       out.push({
         method: method.toUpperCase(),
         template: path,
-        path: path.replace(/\{[^}]+\}/g, (name) => (name.includes('folder') ? 'secretfolder' : 'secretproject')),
+        path: path.replace(/\{[^}]+\}/g, (name) =>
+          name.includes('folder')
+            ? 'secretfolder'
+            : path.startsWith('/v2/comments')
+              ? secretCommentId
+              : path.startsWith('/v2/suggestions')
+                ? secretSuggestionId
+                : 'secretproject',
+        ),
         hasBody: operation.requestBody !== undefined,
       });
     }
@@ -67,15 +94,32 @@ const hostileBody = {
   updates: [{ developerId: 'secretcomponent', text: 'taken over' }],
   projectId: 'secretproject',
   textItemId: 'secretitem',
+  componentId: 'secretcomponent',
+  // The owner's comment and suggestion, for the routes that take `{ ids }` (read once seeded).
+  get ids() {
+    return [secretSuggestionId, secretCommentId];
+  },
 };
 
-const send = (op: Operation, authorization: string | undefined, body?: object) =>
-  ctx.app.inject({
+const send = async (op: Operation, authorization: string | undefined, body?: object) => {
+  const request = {
     method: op.method as 'GET',
     url: op.path,
     headers: authorization === undefined ? {} : { authorization },
     ...(op.hasBody ? { payload: body ?? {} } : {}),
-  });
+  };
+  if (op.path !== '/v2/events') return ctx.app.inject(request);
+  // The event stream never ends by itself: its beginning is read, up to the `ready` event.
+  const res = await ctx.app.inject({ ...request, payloadAsStream: true });
+  let text = '';
+  const stream = res.stream();
+  for await (const chunk of stream) {
+    text += String(chunk);
+    if (text.includes('event: ready')) break;
+  }
+  stream.destroy();
+  return { statusCode: res.statusCode, body: text };
+};
 
 /**
  * Every route the app's router holds, read from `printRoutes` (its tree of path segments), as
@@ -118,6 +162,20 @@ describe('every route that takes a key', () => {
         'GET /v2/session',
         'DELETE /v2/session',
         'GET /v2/keys',
+        'GET /v2/comments',
+        'GET /v2/comments/counts',
+        `GET /v2/comments/${secretCommentId}`,
+        'POST /v2/comments',
+        'PATCH /v2/comments',
+        'POST /v2/comments/resolve',
+        'POST /v2/comments/reopen',
+        'DELETE /v2/comments',
+        'GET /v2/suggestions',
+        `GET /v2/suggestions/${secretSuggestionId}`,
+        'POST /v2/suggestions',
+        'POST /v2/suggestions/accept',
+        'POST /v2/suggestions/reject',
+        'POST /v2/suggestions/withdraw',
       ]),
     );
   });
@@ -163,6 +221,9 @@ describe('every route that takes a key', () => {
           'variables',
           'projects',
           'componentFolders',
+          'comments',
+          'comments/counts',
+          'suggestions',
         ].map(async (path) => (await owner.api.get(path)).body),
       );
     const state = await snapshot();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/database.js';
 import { operatorOn, type ServerProcess, startServerProcess, workspaceWithKey } from '../helpers/server-process.js';
 import { waitFor } from '../helpers/wait.js';
+import { openEvents } from '../modules/events/sse.js';
 
 // Servers on one PostgreSQL database keep key lookups and revisions in memory and learn of other
 // processes' commits from the database's notifications. Only PostgreSQL has them.
@@ -71,6 +72,27 @@ describe.skipIf(!onPostgres())('servers on one PostgreSQL database', { timeout: 
     // And A, which wrote, serves it at once.
     const onA = await a.call(key, 'GET', '/v2/statuses', { headers: { 'if-none-match': etag } });
     expect(onA.status).toBe(200);
+  });
+
+  it("a write on one server reaches the other's event stream, and a stream resumed there misses nothing", async () => {
+    const { key } = await workspaceWithKey(admin());
+    const onB = await openEvents(b.origin, { authorization: key });
+    await onB.next('ready');
+    const write = async (developerId: string) => {
+      const res = await a.call(key, 'POST', '/v2/components', { body: { components: [{ developerId, text: 'x' }] } });
+      expect(res.status, res.text).toBeLessThan(300);
+      return Number(res.headers.get('copydesk-revision'));
+    };
+    const first = await write('first');
+    await onB.next('change', (d) => Number(d.revision) === first, "A's write on B's stream");
+    onB.close();
+    // Written on A while nobody listened; resumed on B from the last event it had.
+    const second = await write('second');
+    const third = await write('third');
+    const resumed = await openEvents(b.origin, { authorization: key, 'last-event-id': String(first) });
+    await resumed.next('change', (d) => Number(d.revision) === third);
+    expect(resumed.of('change').map((d) => Number(d.revision))).toEqual([second, third]);
+    resumed.close();
   });
 
   it('a server whose listening connection was cut misses nothing committed meanwhile', async () => {

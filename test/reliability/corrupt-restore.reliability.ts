@@ -78,7 +78,8 @@ describe('corrupt restore', () => {
     };
     const answers: Record<string, number> = {};
     for (const [path, operations] of Object.entries(document.paths)) {
-      if (!('get' in operations) || path.includes('{')) continue;
+      // The event stream answers for as long as the client stays (tested in test/modules/events).
+      if (!('get' in operations) || path.includes('{') || path === '/v2/events') continue;
       const res = await fetch(`${server.base}${path}`, { headers: { authorization: ws.key } });
       await res.arrayBuffer();
       answers[path] = res.status;

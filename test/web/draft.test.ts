@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { draftOf, fieldsOf, updateOf } from '../../web/src/draft.js';
+import { draftOf, fieldsOf, rebaseDraft, updateOf } from '../../web/src/draft.js';
 import { fieldsToSend } from '../../web/src/merge.js';
 import { type ApiRecord, groupRecords } from '../../web/src/model.js';
 
@@ -100,5 +100,28 @@ describe("a pane's save", () => {
       instance: true,
     });
     expect(update).toEqual({ developerId: 'cart', notes: 'n' });
+  });
+});
+
+describe("another person's save while this pane has unsaved edits", () => {
+  const start = draftOf(cart!.base, ['sale'], 'NONE');
+  const base = fieldsOf(start, true);
+
+  it('takes their fields, keeps mine, and starts from their version', () => {
+    const mine = { ...start, notes: 'my note' };
+    const theirs = { ...start, status: 'FINAL', tags: 'sale, new' };
+    const rebased = rebaseDraft(mine, base, theirs, true);
+    expect(rebased?.draft).toEqual({ ...start, notes: 'my note', status: 'FINAL', tags: 'sale, new' });
+    expect(rebased?.baseline).toEqual(fieldsOf(theirs, true));
+    // A save now sends my field alone, over theirs.
+    expect(fieldsToSend(fieldsOf(rebased!.draft, true), rebased!.baseline)).toEqual(['notes']);
+  });
+
+  it('combines tags both changed; a field both changed differently waits for the save to ask', () => {
+    const tagged = rebaseDraft({ ...start, tags: 'sale, mine' }, base, { ...start, tags: 'sale, theirs' }, true);
+    expect(tagged?.draft.tags).toBe('sale, theirs, mine');
+    expect(rebaseDraft({ ...start, status: 'WIP' }, base, { ...start, status: 'FINAL' }, true)).toBeNull();
+    const text = (html: string) => ({ html, plain: html });
+    expect(rebaseDraft({ ...start, text: text('Mine') }, base, { ...start, text: text('Theirs') }, true)).toBeNull();
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { type Change, fieldName, groupChanges, summary, valueText } from '../../web/src/history/describe.js';
+import {
+  acceptedSuggestions,
+  type Change,
+  fieldName,
+  groupChanges,
+  recordVerb,
+  summary,
+  valueText,
+} from '../../web/src/history/describe.js';
 
 const ids = { next: 0 };
 const change = (over: Partial<Change>): Change => ({
@@ -50,6 +58,33 @@ describe("the history's words", () => {
       change({ developerId: 'z', kind: 'block', action: 'deleted' }),
     ]);
     expect(summary(mixed[0]!)).toBe('changed 2 records');
+  });
+
+  it("says a text change written by an accept accepted the suggester's suggestion", () => {
+    const accept = [
+      change({ developerId: 'a', fields: { text: { before: 'Hi', after: 'Hello' } } }),
+      change({
+        kind: 'suggestion',
+        developerId: 'sg_1',
+        action: 'accepted',
+        fields: {
+          status: { before: 'open', after: 'accepted' },
+          suggestedBy: { before: null, after: 'bo@example.com' },
+        },
+      }),
+      change({ developerId: 'a', revision: '6', fields: { text: { before: 'x', after: 'Hi' } } }),
+    ];
+    const suggestions = acceptedSuggestions(accept);
+    expect([...suggestions]).toEqual([['7', 'bo@example.com']]);
+    // The workspace's history has both changes of the write in one entry.
+    const [written, plain] = groupChanges(accept);
+    expect(summary(written!)).toBe("accepted bo@example.com's suggestion on text item a");
+    expect(summary(plain!)).toBe('changed the text of 1 text item');
+    // A text's own history has only the text's change: the accept is found by its revision.
+    const [own, older] = groupChanges(accept.filter((c) => c.kind === 'textItem'));
+    expect(recordVerb(own!.records[0]!, suggestions)).toBe("accepted bo@example.com's suggestion on");
+    expect(recordVerb(older!.records[0]!, suggestions)).toBe('changed');
+    expect(recordVerb(own!.records[0]!)).toBe('changed');
   });
 
   it('reads values as a writer does: names, none, yes and no, never JSON', () => {

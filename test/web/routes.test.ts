@@ -25,6 +25,10 @@ describe('the app’s places as URLs', () => {
       developerId: 'greeting',
     });
     expect(parsePlace('/settings/variants')).toEqual({ page: 'settings', section: 'variants' });
+    expect(parsePlace('/comments')).toEqual({ page: 'comments' });
+    expect(parsePlace('/inbox')).toEqual({ page: 'inbox' });
+    expect(parsePlace('/releases')).toEqual({ page: 'releases' });
+    expect(parsePlace('/releases/r1')).toEqual({ page: 'unknown' });
     expect(parsePlace('/projects/shop/nothing/x')).toEqual({ page: 'unknown' });
     expect(parsePlace(textUrl('shop', 'a/b'))).toMatchObject({ textId: 'a/b' });
   });
@@ -33,7 +37,7 @@ describe('the app’s places as URLs', () => {
 describe('the list filters in the query string', () => {
   it('round-trips every filter in a fixed order, and drops what means "no restriction"', () => {
     const query =
-      'status=NONE,WIP&assignee=me&tags=a,b&variant=fr&state=outdated&integrated=false&plurals=true&variables=true&q=pay';
+      'status=NONE,WIP&assignee=me&tags=a,b&variant=fr&state=outdated&integrated=false&plurals=true&variables=true&comments=open&q=pay';
     const filters = parseFilters(query);
     expect(filters).toEqual({
       status: ['NONE', 'WIP'],
@@ -44,10 +48,11 @@ describe('the list filters in the query string', () => {
       integrated: false,
       plurals: true,
       variables: true,
+      comments: 'open',
       q: 'pay',
     });
     expect(filtersQuery(filters)).toBe(query);
-    expect(parseFilters('assignee=anyone&state=nonsense&plurals=maybe')).toEqual(NO_FILTERS);
+    expect(parseFilters('assignee=anyone&state=nonsense&plurals=maybe&comments=all')).toEqual(NO_FILTERS);
     expect(filtersQuery(NO_FILTERS)).toBe('');
   });
 
@@ -63,6 +68,7 @@ describe('the list filters in the query string', () => {
       developerId: 'x',
       name: null,
       states: {},
+      openComments: 0,
       ...over,
     });
     const me = 'me@example.com';
@@ -76,6 +82,8 @@ describe('the list filters in the query string', () => {
     expect(passesAll({ ...NO_FILTERS, variant: 'fr', state: 'outdated' }, mine, me)).toBe(true);
     expect(passesAll({ ...NO_FILTERS, assignee: 'unassigned' }, fact({}), me)).toBe(true);
     expect(passesAll({ ...NO_FILTERS, tags: ['cart', 'x'] }, mine, me)).toBe(false);
+    expect(passesAll({ ...NO_FILTERS, comments: 'open' }, mine, me)).toBe(false);
+    expect(passesAll({ ...NO_FILTERS, comments: 'open' }, fact({ openComments: 2 }), me)).toBe(true);
   });
 });
 

@@ -8,31 +8,56 @@ const STATES = [
   ['upToDate', 'Up to date'],
 ] as const;
 
+/** A choice of a filter group: a status id, a tag, a state, `me`, `unassigned`, true or false; null for "any". */
+type Choice = string | boolean | null;
+
+/** How many texts each choice would show given the other filters, and the tags to choose from. */
+export interface FilterCounts {
+  count: (group: FilterGroup, value: Choice) => number;
+  tags: string[];
+}
+
+/** The counts of texts held whole (the library): each choice tested against every text's facts. */
+export function countsOfFacts(facts: readonly Facts[], filters: Filters, me: string): FilterCounts {
+  const tests: Record<FilterGroup, (t: Facts, value: Choice) => boolean> = {
+    status: (t, v) => t.status === v,
+    assignee: (t, v) => (v === null ? true : v === 'me' ? t.assignee === me : !t.assignee),
+    tags: (t, v) => t.tags.includes(String(v)),
+    state: (t, v) => (t.states[filters.variant ?? ''] ?? 'missing') === v,
+    integrated: (t, v) => v === null || t.integrated === v,
+    plurals: (t, v) => v === null || t.plurals === v,
+    variables: (t, v) => v === null || t.variables === v,
+    comments: (t) => t.openComments > 0,
+    q: () => true,
+  };
+  return {
+    count: (group, value) => facts.filter((t) => passesAll(filters, t, me, group) && tests[group](t, value)).length,
+    tags: [...new Set(facts.flatMap((t) => t.tags))].sort(),
+  };
+}
+
 /**
  * The list's filters, each option with the number of texts it would show given the other
  * filters. Every change goes to the URL's query string (`onChange`), which is what filters.
  */
 export function FilterPanel({
   filters,
-  facts,
-  me,
+  counts,
   data,
   onChange,
 }: {
   filters: Filters;
-  facts: Facts[];
-  me: string;
+  counts: FilterCounts;
   data: WorkspaceData;
   onChange: (next: Filters) => void;
 }) {
-  const count = (group: FilterGroup, test: (t: Facts) => boolean) =>
-    facts.filter((t) => passesAll(filters, t, me, group) && test(t)).length;
-  const tags = [...new Set(facts.flatMap((t) => t.tags))].sort();
+  const count = counts.count;
+  const tags = counts.tags;
   const active = activeFilterCount(filters);
   const set = (patch: Partial<Filters>) => onChange({ ...filters, ...patch });
 
   const yesNo = (group: 'integrated' | 'plurals' | 'variables', legend: string) => (
-    <Choice legend={legend}>
+    <ChoiceGroup legend={legend}>
       {(
         [
           [null, 'Any'],
@@ -47,10 +72,10 @@ export function FilterPanel({
             checked={filters[group] === value}
             onChange={() => set({ [group]: value })}
           />
-          {label} ({count(group, (t) => value === null || t[group] === value)})
+          {label} ({count(group, value)})
         </label>
       ))}
-    </Choice>
+    </ChoiceGroup>
   );
 
   return (
@@ -61,7 +86,7 @@ export function FilterPanel({
           Text or ID contains
           <input type="search" value={filters.q} onChange={(e) => set({ q: e.target.value })} />
         </label>
-        <Choice legend="Status">
+        <ChoiceGroup legend="Status">
           {data.statuses.map((s) => (
             <label key={s.id} className="check">
               <input
@@ -73,11 +98,11 @@ export function FilterPanel({
                   })
                 }
               />
-              {s.name} ({count('status', (t) => t.status === s.id)})
+              {s.name} ({count('status', s.id)})
             </label>
           ))}
-        </Choice>
-        <Choice legend="Assignee">
+        </ChoiceGroup>
+        <ChoiceGroup legend="Assignee">
           {(
             [
               [null, 'Anyone'],
@@ -92,13 +117,12 @@ export function FilterPanel({
                 checked={filters.assignee === value}
                 onChange={() => set({ assignee: value })}
               />
-              {label} (
-              {count('assignee', (t) => (value === null ? true : value === 'me' ? t.assignee === me : !t.assignee))})
+              {label} ({count('assignee', value)})
             </label>
           ))}
-        </Choice>
+        </ChoiceGroup>
         {tags.length > 0 && (
-          <Choice legend="Tags">
+          <ChoiceGroup legend="Tags">
             {tags.map((tag) => (
               <label key={tag} className="check">
                 <input
@@ -108,13 +132,13 @@ export function FilterPanel({
                     set({ tags: e.target.checked ? [...filters.tags, tag] : filters.tags.filter((x) => x !== tag) })
                   }
                 />
-                {tag} ({count('tags', (t) => t.tags.includes(tag))})
+                {tag} ({count('tags', tag)})
               </label>
             ))}
-          </Choice>
+          </ChoiceGroup>
         )}
         {data.variants.length > 0 && (
-          <Choice legend="Variant state">
+          <ChoiceGroup legend="Variant state">
             <label>
               Variant
               <select
@@ -138,20 +162,30 @@ export function FilterPanel({
                     checked={filters.state === state}
                     onChange={() => set({ state })}
                   />
-                  {label} ({count('state', (t) => (t.states[filters.variant ?? ''] ?? 'missing') === state)})
+                  {label} ({count('state', state)})
                 </label>
               ))}
-          </Choice>
+          </ChoiceGroup>
         )}
         {yesNo('integrated', 'Integrated')}
         {yesNo('plurals', 'Has plural forms')}
         {yesNo('variables', 'Has variables')}
+        <ChoiceGroup legend="Comments">
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={filters.comments === 'open'}
+              onChange={(e) => set({ comments: e.target.checked ? 'open' : null })}
+            />
+            Has open comments ({count('comments', true)})
+          </label>
+        </ChoiceGroup>
       </div>
     </details>
   );
 }
 
-function Choice({ legend, children }: { legend: string; children: ReactNode }) {
+function ChoiceGroup({ legend, children }: { legend: string; children: ReactNode }) {
   return (
     <fieldset className="choice">
       <legend>{legend}</legend>

@@ -1,7 +1,17 @@
 import { type FormEvent, type MouseEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { api } from './api';
 import { ErrorBoundary } from './ErrorBoundary';
-import { type Change, type Entry, groupChanges, KINDS, kindName, RESTORABLE, summary, verb } from './history/describe';
+import {
+  acceptedSuggestions,
+  type Change,
+  type Entry,
+  groupChanges,
+  KINDS,
+  kindName,
+  RESTORABLE,
+  recordVerb,
+  summary,
+} from './history/describe';
 import { ChangeFields } from './history/FieldDiff';
 import './history/history.css';
 
@@ -70,8 +80,8 @@ interface LinkProps {
   onOpenRecord?: (kind: string, developerId: string) => void;
   /** Called after a restore, when the restored record may be on screen elsewhere. */
   onRestored?: () => void;
-  /** False for a viewer: no restore buttons (default true). */
-  canEdit?: boolean;
+  /** Whether the signed-in role may restore (`can(role, 'edit')`): without it no restore or undo buttons. */
+  canEdit: boolean;
 }
 
 /**
@@ -244,7 +254,7 @@ function HistoryView({
   onNavigate,
   onOpenRecord,
   onRestored,
-  canEdit = true,
+  canEdit,
 }: { filters: HistoryFilters; record?: boolean } & LinkProps) {
   const [changes, setChanges] = useState<Change[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
@@ -253,6 +263,8 @@ function HistoryView({
   const [done, setDone] = useState<string | null>(null);
   const [names, setNames] = useState<ReadonlyMap<string, string>>(new Map());
   const [round, setRound] = useState(0);
+  // Who suggested what an accept wrote, by revision: a text's own history lacks the suggestion's change.
+  const [suggestions, setSuggestions] = useState<ReadonlyMap<string, string>>(new Map());
 
   useEffect(() => {
     api
@@ -272,6 +284,18 @@ function HistoryView({
         );
         setChanges((before) => (append && before ? [...before, ...page.changes] : page.changes));
         setNext(page.nextCursor);
+        const filtered = parseHistoryQuery(query);
+        const oldest = page.changes[page.changes.length - 1]?.at;
+        const onText = filtered.kind === 'textItem' || filtered.kind === 'component';
+        if (onText && oldest && page.changes.some((c) => c.action === 'updated' && c.revision)) {
+          // One read for the page: the suggestions accepted since its oldest change.
+          const since = new URLSearchParams({ kind: 'suggestion', since: oldest, limit: '1000' });
+          const accepted = await api
+            .get<{ changes: Change[] }>(`history?${since}`)
+            .then((r) => acceptedSuggestions(r.changes))
+            .catch(() => new Map<string, string>());
+          setSuggestions((before) => (append ? new Map([...before, ...accepted]) : accepted));
+        }
         setError(null);
       } catch (e) {
         setError(e instanceof Error ? e.message : String(e));
@@ -317,6 +341,7 @@ function HistoryView({
             entry={entry}
             record={record}
             names={names}
+            suggestions={suggestions}
             onNavigate={onNavigate}
             onOpenRecord={onOpenRecord}
             onRestored={canEdit ? restored : undefined}
@@ -338,6 +363,7 @@ function HistoryEntry({
   entry,
   record,
   names,
+  suggestions,
   onNavigate,
   onOpenRecord,
   onRestored,
@@ -345,6 +371,7 @@ function HistoryEntry({
   entry: Entry;
   record: boolean;
   names: ReadonlyMap<string, string>;
+  suggestions: ReadonlyMap<string, string>;
   onNavigate?: (path: string) => void;
   onOpenRecord?: (kind: string, developerId: string) => void;
   onRestored?: (message: string) => void;
@@ -356,12 +383,11 @@ function HistoryEntry({
   );
   const [only] = entry.records;
   if (entry.records.length === 1 && only) {
-    const actions = [...new Set(only.changes.map((c) => c.action))];
     return (
       <li className="history-entry">
         <p className="entry-head">
           {head}
-          {actions.map(verb).join(' and ')} {kindName(only.kind)}{' '}
+          {recordVerb(only, suggestions)} {kindName(only.kind)}{' '}
           {record ? (
             <code>{only.developerId}</code>
           ) : (

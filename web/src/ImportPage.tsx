@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useMemo, useState } from 'react';
 import { api } from './api';
+import { can, roleCannot } from './roles';
 import { SelectField } from './SelectField';
 import type { WorkspaceData } from './useWorkspaceData';
 import './history/history.css';
@@ -52,7 +53,8 @@ function folderPaths(folders: WorkspaceData['folders']): { id: string; name: str
  * does to it (the text now and after); the writer unticks the keys to leave alone and chooses
  * the block or folder for new texts; Import writes it.
  */
-export function ImportPage({ data, canEdit }: { data: WorkspaceData; canEdit: boolean }) {
+export function ImportPage({ data, role }: { data: WorkspaceData; role: string }) {
+  const canEdit = can(role, 'edit');
   const [format, setFormat] = useState('json_i18next');
   // The writer's choice; until then the first project (read after the page appears).
   const [chosen, setTarget] = useState<string | null>(null);
@@ -120,7 +122,7 @@ export function ImportPage({ data, canEdit }: { data: WorkspaceData; canEdit: bo
     return (
       <main className="page">
         <h1>Import</h1>
-        <p>Importing changes texts: a viewer cannot import.</p>
+        <p>Importing changes texts. {roleCannot(role, 'import', 'edit')}</p>
       </main>
     );
   const places = target === 'library' ? folderPaths(data.folders) : blocks;

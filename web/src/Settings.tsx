@@ -1,6 +1,9 @@
 import type { Session } from './api';
+import { can } from './roles';
 import './settings/settings.css';
 import { Keys } from './settings/Keys';
+import { MachineTranslation } from './settings/MachineTranslation';
+import { Notifications } from './settings/Notifications';
 import { People } from './settings/People';
 import { Statuses } from './settings/Statuses';
 import { StyleGuides } from './settings/StyleGuides';
@@ -12,12 +15,12 @@ import type { WorkspaceData } from './useWorkspaceData';
 /**
  * Settings, one section per file under settings/. What a person may change follows their role as
  * the API does: editors change variants, variables and style guides; admins also the workflow,
- * people and webhooks (a section the API refuses others is not shown to them); a viewer reads.
- * Everyone manages their own API keys.
+ * people and webhooks (a section the API refuses others is not shown to them); a commenter or viewer reads.
+ * Everyone manages their own API keys and email notifications.
  */
 export function Settings({ session, data }: { session: Session; data: WorkspaceData }) {
-  const admin = session.role === 'admin';
-  const canEdit = session.role !== 'viewer';
+  const admin = can(session.role, 'admin');
+  const canEdit = can(session.role, 'edit');
   const sections = [
     ['variants', 'Variants'],
     ['variables', 'Variables'],
@@ -25,12 +28,22 @@ export function Settings({ session, data }: { session: Session; data: WorkspaceD
     ['styleguides', 'Style guides'],
     ['people', 'People and roles'],
     ['keys', 'API keys'],
-    ...(admin ? [['webhooks', 'Webhooks']] : []),
+    ['notifications', 'Email notifications'],
+    ...(admin
+      ? [
+          ['webhooks', 'Webhooks'],
+          ['machine-translation', 'Machine translation'],
+        ]
+      : []),
   ];
   return (
     <main className="page settings">
       <h1>Settings</h1>
-      {!canEdit && <p className="muted">You are a viewer: settings are read-only for you, except your own API keys.</p>}
+      {!canEdit && (
+        <p className="muted">
+          You are a {session.role}: settings are read-only for you, except your own API keys and notifications.
+        </p>
+      )}
       <nav aria-label="Settings sections">
         <ul className="toc">
           {sections.map(([id, title]) => (
@@ -46,7 +59,9 @@ export function Settings({ session, data }: { session: Session; data: WorkspaceD
       <StyleGuides data={data} canEdit={canEdit} />
       <People admin={admin} me={session.email} data={data} />
       <Keys admin={admin} />
+      <Notifications />
       {admin && <Webhooks />}
+      {admin && <MachineTranslation />}
     </main>
   );
 }

@@ -1,10 +1,12 @@
 import { type KeyboardEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { api, getIfChanged, type Session, withFilter } from './api';
-import { ArrangeProject } from './BlockOrder';
+import { ArrangeProject, type OrderText } from './BlockOrder';
 import { BulkBar } from './Bulk';
+import type { OpenCounts } from './comments';
 import { Editor } from './Editor';
 import { ErrorBoundary } from './ErrorBoundary';
-import { FilterPanel } from './Filters';
+import { initialsOf, live, usePresence } from './events';
+import { countsOfFacts, type FilterCounts, FilterPanel } from './Filters';
 import { type ApiRecord, groupRecords, placeholders, type Text } from './model';
 import {
   type Block,
@@ -15,9 +17,11 @@ import {
   ProjectTools,
   TextTools,
 } from './Organise';
+import { can, openPurpose } from './roles';
 import {
   componentUrl,
   type Facts,
+  type FilterGroup,
   type Filters,
   filtersQuery,
   folderUrl,
@@ -26,7 +30,10 @@ import {
   projectUrl,
   textUrl,
 } from './routes';
-import { type ListHandle, TextList } from './TextList';
+import { allRows, type ListRow, rowsQuery, useRowWindow } from './rowWindow';
+import type { PendingCounts } from './suggestions';
+import { type ListHandle, type ListItem, TextList } from './TextList';
+import { TranslateMissing } from './TranslateMissing';
 import type { WorkspaceData } from './useWorkspaceData';
 
 /** How often the open list asks whether anything changed (a 304 when nothing did). */
@@ -71,6 +78,8 @@ export function TextsPage({
   setFilters,
   blocks,
   refresher,
+  focusThread = null,
+  focusSuggestion = null,
 }: {
   place: ListPlace;
   filters: Filters;
@@ -82,8 +91,12 @@ export function TextsPage({
   blocks: Block[];
   /** Where this list puts its own "read again", for every write made elsewhere. */
   refresher: { current: () => Promise<void> };
+  /** A comment thread of the open text to bring into view (the URL's `thread`). */
+  focusThread?: string | null;
+  /** A suggestion on the open text to bring into view (the URL's `suggestion`). */
+  focusSuggestion?: string | null;
 }) {
-  const canEdit = session.role !== 'viewer';
+  const canEdit = can(session.role, 'edit');
   const isProject = place.page === 'project';
   const projectId = isProject ? place.projectId : null;
   const [records, setRecords] = useState<Record2[]>([]);
@@ -96,22 +109,35 @@ export function TextsPage({
   const anchor = useRef<string | null>(null);
   const listRef = useRef<ListHandle>(null);
 
+  // The library is read whole (a component's link finds its folder); a project's list a window
+  // at a time from the server (rowWindow.ts), and its open text on its own.
+  const openItem = place.page === 'project' ? place.textId : null;
   const listUrl = useMemo(() => {
     const variants = [{ id: 'all' }];
     const extra = '&richText=html&withEtag=true&withTranslationState=true';
-    if (projectId)
-      return withFilter('textItems', { projects: [{ id: projectId }], variants }, `&sort=project_order${extra}`);
-    // The whole library is read at once, so that a component's link finds its folder.
+    if (projectId) {
+      if (!openItem) return null;
+      return withFilter(
+        'textItems',
+        { projects: [{ id: projectId }], variants },
+        `&ids=${encodeURIComponent(openItem)}${extra}`,
+      );
+    }
     return withFilter('components', { variants }, extra);
-  }, [projectId]);
+  }, [projectId, openItem]);
 
   // The ETag of the list on screen: an unchanged list is neither parsed nor rendered again.
   const shown = useRef<{ url: string; etag: string | null } | null>(null);
+  // The list asked for now: an answer for another (a text opened since, Back) is dropped, or it
+  // would show that text's state until the next write, as polls rest while the stream is up.
+  const wanted = useRef(listUrl);
+  wanted.current = listUrl;
   const load = useCallback(async () => {
+    if (listUrl === null) return;
     try {
       const known = shown.current?.url === listUrl ? shown.current.etag : null;
       const read = await getIfChanged<Record2[]>(listUrl, known);
-      if (!read) return;
+      if (!read || wanted.current !== listUrl) return;
       shown.current = { url: listUrl, etag: read.etag };
       setRecords(read.data);
       setTexts(groupRecords(read.data, projectId ? 'textItem' : 'component'));
@@ -123,11 +149,21 @@ export function TextsPage({
   }, [listUrl, projectId]);
 
   useEffect(() => {
+    if (listUrl === null) {
+      // A project's list with no text open: nothing of this read to hold or poll.
+      setRecords((before) => (before.length ? [] : before));
+      setTexts((before) => (before.length ? [] : before));
+      setLoadedFor(null);
+      return;
+    }
     void load();
     // Every GET revalidates with If-None-Match (api.ts): an unchanged list is a 304 and costs nothing.
-    const timer = window.setInterval(() => void load(), POLL_MS);
+    // While the live stream is up, changes come through it (Workspace.tsx): the poll rests.
+    const timer = window.setInterval(() => {
+      if (!live.connected()) void load();
+    }, POLL_MS);
     return () => window.clearInterval(timer);
-  }, [load]);
+  }, [load, listUrl]);
 
   const loadProgress = useCallback(async () => {
     const scope = projectId ? `?projectId=${encodeURIComponent(projectId)}` : '';
@@ -137,14 +173,57 @@ export function TextsPage({
       .catch(() => setProgress(null));
   }, [projectId]);
   // The progress follows the list: read again whenever it changed.
+  const [progressRound, setProgressRound] = useState(0);
   useEffect(() => {
     void records;
+    void progressRound;
     void loadProgress();
-  }, [loadProgress, records]);
+  }, [loadProgress, records, progressRound]);
 
+  // Open comment threads per text, for the badges and the "has open comments" filter.
+  const countsUrl = projectId ? `comments/counts?projectId=${encodeURIComponent(projectId)}` : 'comments/counts';
+  const [counts, setCounts] = useState<Record<string, number>>({});
+  const countsShown = useRef<{ url: string; etag: string | null } | null>(null);
+  const loadCounts = useCallback(async () => {
+    try {
+      const known = countsShown.current?.url === countsUrl ? countsShown.current.etag : null;
+      const read = await getIfChanged<OpenCounts>(countsUrl, known);
+      if (!read) return;
+      countsShown.current = { url: countsUrl, etag: read.etag };
+      setCounts(projectId ? read.data.textItems : read.data.components);
+    } catch {
+      // The badges are a help: the list stays usable without them.
+      setCounts({});
+    }
+  }, [countsUrl, projectId]);
   useEffect(() => {
-    refresher.current = load;
-  }, [refresher, load]);
+    void loadCounts();
+    const timer = window.setInterval(() => {
+      if (!live.connected()) void loadCounts();
+    }, POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [loadCounts]);
+
+  // Pending (open or stale) suggestions per text, for their badges: one grouped count.
+  const [suggestionCounts, setSuggestionCounts] = useState<Record<string, number>>({});
+  const loadSuggestionCounts = useCallback(async () => {
+    const scope = projectId ? `?projectId=${encodeURIComponent(projectId)}` : '';
+    try {
+      const counted: PendingCounts = await api.get(`suggestions/counts${scope}`);
+      const next = projectId ? counted.textItems : counted.components;
+      setSuggestionCounts((before) => (JSON.stringify(before) === JSON.stringify(next) ? before : next));
+    } catch {
+      // The badges are a help: the list stays usable without them.
+      setSuggestionCounts({});
+    }
+  }, [projectId]);
+  useEffect(() => {
+    void loadSuggestionCounts();
+    const timer = window.setInterval(() => {
+      if (!live.connected()) void loadSuggestionCounts();
+    }, POLL_MS);
+    return () => window.clearInterval(timer);
+  }, [loadSuggestionCounts]);
 
   // A new place starts with nothing selected.
   const scopeKey = isProject ? `p:${place.projectId}:${place.blockId}` : `l:${place.folderId}`;
@@ -162,6 +241,60 @@ export function TextsPage({
   }, [isProject, place]);
   const block = isProject && blockScope ? (blocks.find((b) => b.id === blockScope) ?? null) : null;
   const openText = openId ? (texts.find((t) => t.developerId === openId) ?? null) : null;
+
+  const me = session.email;
+  const variants = shownVariants(data);
+  const stateIds = variants.map((v) => v.id).join(',');
+  const commented = useMemo(
+    () =>
+      Object.keys(counts)
+        .filter((id) => (counts[id] ?? 0) > 0)
+        .sort(),
+    [counts],
+  );
+  // Not before the workspace's variants are known: the rows' states name them, and a query that
+  // changes starts the list again from the top.
+  const rowQuery = useMemo(
+    () =>
+      projectId && data.loaded !== false
+        ? rowsQuery({
+            projectId,
+            blockId: block?.id ?? null,
+            filters,
+            me,
+            states: stateIds ? stateIds.split(',') : [],
+            commented,
+          })
+        : null,
+    [projectId, data.loaded, block?.id, filters, me, stateIds, commented],
+  );
+  const win = useRowWindow(rowQuery);
+  // The progress follows the project's list too: its counts are read again when anything changed.
+  useEffect(() => {
+    if (win.facets) setProgressRound((r) => r + 1);
+  }, [win.facets]);
+  const wholeProject = projectId ? `projectId=${encodeURIComponent(projectId)}` : null;
+  const loadOrderTexts = useCallback(
+    async (): Promise<OrderText[]> =>
+      wholeProject
+        ? (await allRows(wholeProject)).map((r) => ({
+            developerId: r.id,
+            blockName: r.blockName,
+            base: { text: r.text },
+          }))
+        : [],
+    [wholeProject],
+  );
+  const reloadWindow = win.reload;
+  // The list on screen and the open text, read again (after a write).
+  const refreshAll = useCallback(async () => {
+    await Promise.all([load(), reloadWindow()]);
+  }, [load, reloadWindow]);
+  useEffect(() => {
+    refresher.current = async () => {
+      await Promise.all([refreshAll(), loadCounts(), loadSuggestionCounts()]);
+    };
+  }, [refresher, refreshAll, loadCounts, loadSuggestionCounts]);
   const folderId = isProject ? null : place.componentId ? (openText?.folderId ?? null) : place.folderId;
 
   const inScope = useMemo(
@@ -191,13 +324,13 @@ export function TextsPage({
             developerId: t.developerId,
             name: t.name,
             states,
+            openComments: counts[t.developerId] ?? 0,
           },
         ];
       }),
     );
-  }, [records, inScope, data.variants]);
+  }, [records, inScope, data.variants, counts]);
 
-  const me = session.email;
   const visible = useMemo(
     () =>
       inScope.filter((t) => {
@@ -207,9 +340,35 @@ export function TextsPage({
     [inScope, facts, filters, me],
   );
 
-  const variants = shownVariants(data);
-  const stateMarks = (t: Text): [string, string][] =>
-    variants.map((v) => [v.name, facts.get(t.developerId)?.states[v.id] ?? 'missing']);
+  const stateMarks = (t: ListItem): [string, string][] =>
+    variants.map((v) => [
+      v.name,
+      (isProject ? rowStates.get(t.developerId)?.[v.id] : facts.get(t.developerId)?.states[v.id]) ?? 'missing',
+    ]);
+  // A project's rows say their states themselves; the library's come from the facts.
+  const rowStates = new Map<string, Record<string, string>>();
+  const itemOfRow = (row: ListRow | undefined): ListItem | undefined => {
+    if (!row) return undefined;
+    rowStates.set(row.id, row.states);
+    return { developerId: row.id, text: row.text, name: null, blockName: row.blockName, status: row.status };
+  };
+  const itemOfText = (t: Text | undefined): ListItem | undefined =>
+    t && { developerId: t.developerId, text: t.base.text, name: t.name, blockName: t.blockName, status: t.base.status };
+
+  const filterCounts: FilterCounts = useMemo(() => {
+    if (!isProject) return countsOfFacts([...facts.values()], filters, me);
+    const f = win.facets;
+    const of = (group: string, value: string) => f?.[group]?.values[value] ?? 0;
+    return {
+      tags: Object.keys(f?.tags?.values ?? {}),
+      count: (group: FilterGroup, value: string | boolean | null) => {
+        if (group === 'comments') return commented.length;
+        if (value === null) return f?.[group]?.total ?? 0;
+        if (group === 'assignee') return of('assignee', value === 'me' ? me : String(value));
+        return of(group, String(value));
+      },
+    };
+  }, [isProject, facts, filters, me, win.facets, commented]);
 
   const query = filtersQuery(filters);
   const withQuery = (url: string) => (query ? `${url}?${query}` : url);
@@ -223,14 +382,29 @@ export function TextsPage({
       : withQuery(folderUrl(folderId));
   const openUrl = (id: string) => withQuery(isProject ? textUrl(place.projectId, id) : componentUrl(id));
 
+  const list = isProject
+    ? {
+        count: win.total ?? 0,
+        itemAt: (i: number) => itemOfRow(win.rowAt(i)),
+        indexOf: win.indexOf,
+      }
+    : {
+        count: visible.length,
+        itemAt: (i: number) => itemOfText(visible[i]),
+        indexOf: (id: string) => visible.findIndex((t) => t.developerId === id),
+      };
+
   const toggle = (id: string, range: boolean) => {
     setSelection((current) => {
       const next = new Set(current);
-      const ids = visible.map((t) => t.developerId);
-      const from = anchor.current ? ids.indexOf(anchor.current) : -1;
-      const to = ids.indexOf(id);
+      const from = anchor.current ? list.indexOf(anchor.current) : -1;
+      const to = list.indexOf(id);
       if (range && from !== -1 && to !== -1) {
-        for (let i = Math.min(from, to); i <= Math.max(from, to); i += 1) next.add(ids[i] ?? '');
+        // The rows between that the list holds (a window of a project: those read so far).
+        for (let i = Math.min(from, to); i <= Math.max(from, to); i += 1) {
+          const item = list.itemAt(i);
+          if (item) next.add(item.developerId);
+        }
       } else if (next.has(id)) next.delete(id);
       else next.add(id);
       return next;
@@ -238,8 +412,13 @@ export function TextsPage({
     if (!range) anchor.current = id;
   };
 
-  const selected = visible.map((t) => t.developerId).filter((id) => selection.has(id));
-  const ready = loadedFor === listUrl;
+  const selectAll = async () => {
+    if (!isProject) return setSelection(new Set(visible.map((t) => t.developerId)));
+    if (rowQuery) setSelection(new Set((await allRows(rowQuery)).map((r) => r.id)));
+  };
+
+  const selected = isProject ? [...selection] : visible.map((t) => t.developerId).filter((id) => selection.has(id));
+  const ready = isProject ? win.total !== null : loadedFor === listUrl;
   const title = isProject
     ? `${data.projects.find((p) => p.id === place.projectId)?.name ?? place.projectId}${block ? ` / ${block.name}` : ''}`
     : folderId
@@ -254,15 +433,32 @@ export function TextsPage({
     }
   };
 
-  const list = (
+  // Who else has which of these texts open (web/src/events.ts).
+  const presence = usePresence();
+  const kind = isProject ? 'textItem' : 'component';
+  const present = (id: string) =>
+    presence
+      .filter((p) => p.kind === kind && p.id === id)
+      .map((p) => {
+        const name = data.users.find((u) => u.email === p.email)?.name;
+        return { key: p.clientId, initials: initialsOf(name, p.email), name: name || p.email };
+      });
+
+  const listView = (
     <TextList
       ref={listRef}
-      texts={visible}
+      count={list.count}
+      itemAt={list.itemAt}
+      indexOf={list.indexOf}
+      onRange={isProject ? win.showRange : undefined}
       open={openId}
       active={active}
       selection={selection}
       states={variants.length ? stateMarks : undefined}
       statusName={(id) => data.statuses.find((s) => s.id === id)?.name ?? id}
+      openComments={(id) => counts[id] ?? 0}
+      openSuggestions={(id) => suggestionCounts[id] ?? 0}
+      present={present}
       onActive={setActive}
       onOpen={(id) => o.go(openUrl(id))}
       onToggle={toggle}
@@ -283,6 +479,13 @@ export function TextsPage({
           ) : (
             <FolderTools o={o} folderId={folderId} canEdit={canEdit} />
           )}
+          <TranslateMissing
+            projectId={projectId}
+            folderId={folderId}
+            data={data}
+            canEdit={canEdit}
+            onProgress={loadProgress}
+          />
           {progress && progress.length > 0 && (
             <ul className="progress" aria-label="Translation progress">
               {progress.map((p) => {
@@ -302,16 +505,16 @@ export function TextsPage({
             </ul>
           )}
         </div>
-        <FilterPanel filters={filters} facts={[...facts.values()]} me={me} data={data} onChange={setFilters} />
+        <FilterPanel filters={filters} counts={filterCounts} data={data} onChange={setFilters} />
         <div className="list-tools">
           <span className="muted" role="status">
-            {ready ? `${visible.length} of ${inScope.length} shown` : 'Loading…'}
+            {!ready
+              ? 'Loading…'
+              : isProject
+                ? `${win.total} ${win.total === 1 ? 'text' : 'texts'}${filtersQuery(filters) ? (win.total === 1 ? ' matches the filters' : ' match the filters') : ''}`
+                : `${visible.length} of ${inScope.length} shown`}
           </span>
-          <button
-            type="button"
-            onClick={() => setSelection(new Set(visible.map((t) => t.developerId)))}
-            disabled={visible.length === 0}
-          >
+          <button type="button" onClick={() => void selectAll()} disabled={list.count === 0}>
             Select all
           </button>
         </div>
@@ -325,23 +528,24 @@ export function TextsPage({
             onClear={() => setSelection(new Set())}
           />
         )}
-        {listError && (
+        {(listError || win.error) && (
           <p role="alert" className="error">
-            {listError}
+            {listError ?? win.error}
           </p>
         )}
         {isProject ? (
           <ArrangeProject
             key={place.projectId}
             projectId={place.projectId}
-            texts={texts}
+            loadTexts={loadOrderTexts}
+            version={win.facets}
             canEdit={canEdit}
-            onChanged={load}
+            onChanged={refreshAll}
           >
-            {list}
+            {listView}
           </ArrangeProject>
         ) : (
-          list
+          listView
         )}
       </section>
       {openText ? (
@@ -363,8 +567,18 @@ export function TextsPage({
               text={openText}
               data={data}
               canEdit={canEdit}
+              session={session}
+              focusThread={focusThread}
+              focusSuggestion={focusSuggestion}
+              openThreads={counts[openText.developerId] ?? 0}
+              openSuggestions={suggestionCounts[openText.developerId] ?? 0}
+              onCommented={() => void loadCounts()}
+              onSuggestionsChanged={() => {
+                void loadSuggestionCounts();
+                void refreshAll();
+              }}
               onSaved={async () => {
-                await load();
+                await refreshAll();
                 listRef.current?.focus();
               }}
               onClose={() => {
@@ -381,9 +595,9 @@ export function TextsPage({
       ) : (
         <div className="editor-pane empty">
           <p className="muted">
-            {openId && ready
+            {openId && (isProject ? loadedFor === listUrl : ready)
               ? `No text ${openId} here: it may have been deleted or moved.`
-              : 'Open a text from the list to edit it. J and K (or the arrow keys) move through the list, Enter opens.'}
+              : `Open a text from the list to ${openPurpose(session.role)} it. J and K (or the arrow keys) move through the list, Enter opens.`}
           </p>
         </div>
       )}

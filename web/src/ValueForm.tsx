@@ -1,8 +1,9 @@
 import type { Editor as TipTap } from '@tiptap/react';
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, api, withFilter } from './api';
+import { ApiError, api, messageOf, withFilter } from './api';
 import { ConflictPanel, shownText } from './ConflictPanel';
-import { type Draft, draftFromFields, draftOf, fieldsOf, updateOf } from './draft';
+import { type Draft, draftFromFields, draftOf, fieldsOf, rebaseDraft, updateOf } from './draft';
+import type { LintMark } from './editorMarks';
 import { useLint } from './lint';
 import {
   type Choice,
@@ -13,8 +14,11 @@ import {
   mergeFields,
   resolveMerge,
 } from './merge';
-import { type ApiRecord, groupRecords, pluralCategories, type Text, translationState } from './model';
+import { type ApiRecord, escapeHtml, groupRecords, pluralCategories, type Text, translationState } from './model';
 import { RichEditor, replacePlainRange } from './RichEditor';
+import type { EditorMode } from './roles';
+import { proposalOf } from './suggestions';
+import { TranslationHelp } from './TranslationHelp';
 import { setUnsaved } from './unsaved';
 import type { WorkspaceData } from './useWorkspaceData';
 
@@ -48,6 +52,9 @@ export function ValueForm({
   canEdit,
   onSaved,
   register,
+  commentMarks,
+  mode = canEdit ? 'edit' : null,
+  onSuggested,
 }: {
   title: string;
   text: Text;
@@ -57,7 +64,18 @@ export function ValueForm({
   onSaved: () => Promise<void>;
   /** Lets the editor save every pane at once (Ctrl/Cmd+S). */
   register?: (key: string, save: (() => Promise<boolean>) | null) => void;
+  /** The passages of this value's open comment threads, marked in its display text. */
+  commentMarks?: readonly LintMark[];
+  /**
+   * How this pane writes: `edit` saves, `suggest` sends the wording as a suggestion (status,
+   * notes and the other fields stay read-only), null reads only.
+   */
+  mode?: EditorMode | null;
+  /** After a suggestion was sent: the suggestions beside the text follow. */
+  onSuggested?: () => void;
 }) {
+  const suggesting = mode === 'suggest';
+  const editing = mode === 'edit' && canEdit;
   const isBase = variantId === null;
   const value = variantId ? (text.variants.get(variantId) ?? null) : text.base;
   const defaultStatus = data.statuses[0]?.id ?? 'NONE';
@@ -68,22 +86,33 @@ export function ValueForm({
   const editors = useRef(new Map<string, TipTap>());
   const id = `${text.developerId}-${variantId ?? 'base'}`;
   // An instance's text, plurals and variables are its component's: only its own fields are edited here.
-  const canEditText = canEdit && !text.componentId;
+  const canEditText = (editing || suggesting) && !text.componentId;
+  const [note, setNote] = useState('');
   const mine = useMemo(() => fieldsOf(draft, isBase), [draft, isBase]);
   const dirty = fieldsToSend(mine, baseline.fields).length > 0;
 
-  // Another person's change arrives with the list: take it while nothing here is unsaved. Only a
+  // Another person's change arrives with the list (at once, through the live stream). Only a
   // newer read counts: right after a save the form keeps what it saved until the list has it.
+  // With unsaved edits here, their change is taken into the fields this writer did not touch
+  // (`rebaseDraft`); a field both changed waits for the save, which asks.
   const synced = useRef({ value, tags: text.tags, etag: text.etag });
   useEffect(() => {
-    if (dirty || conflict) return;
+    if (conflict) return;
     const last = synced.current;
     if (last.value === value && last.tags === text.tags && last.etag === text.etag) return;
-    synced.current = { value, tags: text.tags, etag: text.etag };
     const next = draftOf(value, text.tags, defaultStatus);
+    if (dirty) {
+      const rebased = rebaseDraft(draft, baseline.fields, next, isBase);
+      if (!rebased) return;
+      synced.current = { value, tags: text.tags, etag: text.etag };
+      setDraft(rebased.draft);
+      setBaseline({ fields: rebased.baseline, etag: text.etag });
+      return;
+    }
+    synced.current = { value, tags: text.tags, etag: text.etag };
     setDraft(next);
     setBaseline({ fields: fieldsOf(next, isBase), etag: text.etag });
-  }, [value, text.tags, text.etag, dirty, conflict, defaultStatus, isBase]);
+  }, [value, text.tags, text.etag, dirty, conflict, defaultStatus, isBase, draft, baseline.fields]);
 
   useEffect(() => {
     setUnsaved(`editor:${id}`, dirty);
@@ -119,6 +148,11 @@ export function ValueForm({
     return byField;
   }, [findings]);
   const findingsOf = (field: string) => marks.get(field) ?? NO_FINDINGS;
+  const textFindings = marks.get('text');
+  const textMarks = useMemo<readonly LintMark[]>(
+    () => (commentMarks?.length ? [...(textFindings ?? []), ...commentMarks] : (textFindings ?? NO_FINDINGS)),
+    [textFindings, commentMarks],
+  );
 
   const context = (current: Text) => ({
     developerId: text.developerId,
@@ -190,6 +224,34 @@ export function ValueForm({
     return false;
   };
 
+  /** The wording as a suggestion for the server's version; the form goes back to that version. */
+  const suggest = async () => {
+    const proposal = proposalOf(
+      mine,
+      baseline.fields,
+      { kind: text.kind, developerId: text.developerId, variantId },
+      note,
+    );
+    if (!proposal) {
+      setStatus('Change the wording first: a suggestion proposes new words for the text.');
+      return false;
+    }
+    setStatus('Sending…');
+    try {
+      await api.post('suggestions', { suggestions: [proposal] });
+    } catch (e) {
+      setStatus(messageOf(e));
+      return false;
+    }
+    const server = draftOf(value, text.tags, defaultStatus);
+    setDraft(server);
+    setBaseline({ fields: fieldsOf(server, isBase), etag: text.etag });
+    setNote('');
+    setStatus('Suggestion sent: an editor will review it.');
+    onSuggested?.();
+    return true;
+  };
+
   const save = async () => {
     if (!dirty) return true;
     if (conflict) return false;
@@ -198,6 +260,8 @@ export function ValueForm({
       setStatus(`Type the ${title} text first: without it the variant stays missing.`);
       return false;
     }
+    if (suggesting) return suggest();
+    if (!editing) return false;
     return write(mine, baseline.fields, text, baseline.etag);
   };
   const saveRef = useRef(save);
@@ -254,8 +318,10 @@ export function ValueForm({
 
   return (
     <form
-      className="value-form"
+      className={`value-form${suggesting ? ' suggesting' : ''}`}
       aria-label={title}
+      // The comments panel finds a selection's value by this (Comments.tsx).
+      data-comment-on={variantId ?? 'base'}
       onSubmit={(e) => {
         e.preventDefault();
         void save();
@@ -269,6 +335,9 @@ export function ValueForm({
         <p className="muted">
           No {title} text yet{canEditText ? ': type the translation here.' : '.'}
         </p>
+      )}
+      {suggesting && canEditText && (
+        <p className="suggesting-hint">Suggesting: your change of wording goes to an editor for review.</p>
       )}
       {state === 'outdated' && <p className="muted">The base text changed after this translation was last written.</p>}
       {conflict && (
@@ -290,9 +359,21 @@ export function ValueForm({
         onReady={readyText}
         variables={variableNames}
         picker={canEditText ? variableNames : undefined}
-        findings={findingsOf('text')}
+        findings={textMarks}
       />
       {count(draft.text.plain)}
+      {variantId && (
+        <TranslationHelp
+          kind={text.kind}
+          developerId={text.developerId}
+          variantId={variantId}
+          variantName={title}
+          baseText={text.base.text}
+          variantText={draft.text.plain}
+          canUse={canEditText}
+          onUse={(plain) => update({ text: { html: escapeHtml(plain), plain } })}
+        />
+      )}
       {forms.slice(1).map((form) => (
         <PluralForm
           key={form}
@@ -356,7 +437,7 @@ export function ValueForm({
       <div className="grid">
         <label>
           Status
-          <select value={draft.status} disabled={!canEdit} onChange={(e) => update({ status: e.target.value })}>
+          <select value={draft.status} disabled={!editing} onChange={(e) => update({ status: e.target.value })}>
             {data.statuses.map((s) => (
               <option key={s.id} value={s.id}>
                 {s.name}
@@ -366,7 +447,7 @@ export function ValueForm({
         </label>
         <label>
           Assignee
-          <select value={draft.assignee} disabled={!canEdit} onChange={(e) => update({ assignee: e.target.value })}>
+          <select value={draft.assignee} disabled={!editing} onChange={(e) => update({ assignee: e.target.value })}>
             <option value="">Nobody</option>
             {data.users.map((u) => (
               <option key={u.email} value={u.email}>
@@ -381,27 +462,39 @@ export function ValueForm({
             type="number"
             min={1}
             value={draft.characterLimit}
-            readOnly={!canEdit}
+            readOnly={!editing}
             onChange={(e) => update({ characterLimit: e.target.value })}
           />
         </label>
         {isBase && (
           <label>
             Tags (comma-separated)
-            <input value={draft.tags} readOnly={!canEdit} onChange={(e) => update({ tags: e.target.value })} />
+            <input value={draft.tags} readOnly={!editing} onChange={(e) => update({ tags: e.target.value })} />
           </label>
         )}
       </div>
       <label>
         Notes
-        <textarea value={draft.notes} readOnly={!canEdit} onChange={(e) => update({ notes: e.target.value })} />
+        <textarea value={draft.notes} readOnly={!editing} onChange={(e) => update({ notes: e.target.value })} />
       </label>
-      {canEdit ? (
+      {editing ? (
         <button type="submit" disabled={!dirty || conflict !== null}>
           Save {title.toLowerCase()}
         </button>
+      ) : suggesting && !text.componentId ? (
+        <div className="suggest-send">
+          <label>
+            Note for the reviewer (optional)
+            <textarea value={note} rows={2} onChange={(e) => setNote(e.target.value)} />
+          </label>
+          <button type="submit" disabled={!dirty}>
+            Suggest change to {title.toLowerCase()}
+          </button>
+        </div>
+      ) : suggesting ? (
+        <p className="muted">An instance's wording is its component's: suggest the change on the component.</p>
       ) : (
-        <p className="muted">You can read this text; a viewer cannot change it.</p>
+        <p className="muted">You can read this text but not change it.</p>
       )}
       {status && <p role="status">{status}</p>}
     </form>

@@ -2,11 +2,16 @@ import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useLocation, useSearch } from 'wouter';
 import { AppLink } from './AppLink';
 import { api, type Session } from './api';
+import { MentionsPage } from './CommentsPanel';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ExportPage } from './ExportPage';
+import { live, useLiveChanges } from './events';
 import { HistoryPage, historyQueryString, parseHistoryQuery } from './HistoryList';
 import { ImportPage } from './ImportPage';
+import { InboxBell, InboxPage } from './Inbox';
 import { type Block, NewFolderButton, NewProjectButton, type Organise, useDialogs } from './Organise';
+import { ReleasesPage } from './ReleasesPage';
+import { can } from './roles';
 import {
   blockUrl,
   componentUrl,
@@ -25,6 +30,9 @@ import { useToast } from './Toast';
 import { confirmLeave } from './unsaved';
 import { useWorkspaceData } from './useWorkspaceData';
 
+/** Changes of these kinds change what `useWorkspaceData` or the sidebar's blocks hold. */
+const WORKSPACE_KINDS = new Set(['project', 'base', 'block', 'folder', 'variant', 'variable', 'statuses', 'user']);
+
 export type Source = { kind: 'project'; id: string } | { kind: 'folder'; id: string | null };
 
 const PAGES = [
@@ -32,6 +40,8 @@ const PAGES = [
   ['history', 'History'],
   ['import', 'Import'],
   ['export', 'Export'],
+  ['releases', 'Releases'],
+  ['comments', 'Mentions'],
   ['settings', 'Settings'],
 ] as const;
 
@@ -48,7 +58,7 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
   const filters = useMemo(() => parseFilters(search), [search]);
   const [dialog, show, close] = useDialogs();
   const { afterUndo } = useToast();
-  const canEdit = session.role !== 'viewer';
+  const canEdit = can(session.role, 'edit');
 
   const go = useCallback(
     (to: string, replace = false) => {
@@ -88,6 +98,8 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
     };
   }, [projectId, blocksRound]);
 
+  // The bell's count is read again at once after the inbox marks something read.
+  const [bellRound, setBellRound] = useState(0);
   const refresher = useRef<() => Promise<void>>(async () => undefined);
   const o: Organise = useMemo(
     () => ({
@@ -104,6 +116,21 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
     [data, go, show, close],
   );
   useEffect(() => afterUndo(() => void o.refresh()), [afterUndo, o]);
+
+  // Live updates (web/src/events.ts): another person's write is read at once, not at the next poll.
+  useEffect(() => {
+    live.start();
+    return () => live.stop();
+  }, []);
+  useLiveChanges((write) => {
+    const everything = write === null || write.truncated;
+    void refresher.current();
+    // The sidebar's and the settings' reads follow writes of what they show.
+    if (everything || write.changes.some((c) => WORKSPACE_KINDS.has(c.kind))) {
+      data.reload();
+      setBlocksRound((r) => r + 1);
+    }
+  });
 
   const setFilters = (next: Filters) => {
     const query = filtersQuery(next);
@@ -131,6 +158,8 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
         setFilters={setFilters}
         blocks={blocks}
         refresher={refresher}
+        focusThread={new URLSearchParams(search).get('thread')}
+        focusSuggestion={new URLSearchParams(search).get('suggestion')}
       />
     );
   } else if (place.page === 'search') {
@@ -153,9 +182,31 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
         canEdit={canEdit}
       />
     );
-  } else if (place.page === 'import') body = <ImportPage data={data} canEdit={canEdit} />;
+  } else if (place.page === 'import') body = <ImportPage data={data} role={session.role} />;
   else if (place.page === 'export') body = <ExportPage data={data} />;
-  else if (place.page === 'settings') body = <Settings session={session} data={data} />;
+  else if (place.page === 'releases') body = <ReleasesPage data={data} role={session.role} />;
+  else if (place.page === 'comments') {
+    const onlyOpen = new URLSearchParams(search).get('open') === 'true';
+    body = (
+      <MentionsPage
+        onlyOpen={onlyOpen}
+        go={go}
+        users={data.users}
+        setOnlyOpen={(on) => go(`/comments?mentions=me${on ? '&open=true' : ''}`, true)}
+      />
+    );
+  } else if (place.page === 'inbox') {
+    body = (
+      <InboxPage
+        go={go}
+        onlyUnread={new URLSearchParams(search).get('unread') === 'true'}
+        setOnlyUnread={(on) => go(`/inbox${on ? '?unread=true' : ''}`, true)}
+        statusName={(id) => data.statuses.find((s) => s.id === id)?.name ?? id}
+        onRead={() => setBellRound((r) => r + 1)}
+        users={data.users}
+      />
+    );
+  } else if (place.page === 'settings') body = <Settings session={session} data={data} />;
   else if (place.page === 'home')
     body = (
       <main className="page" aria-busy="true">
@@ -187,7 +238,7 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
           {PAGES.map(([p, label]) => (
             <AppLink
               key={p}
-              to={p === 'texts' ? lastList.current : `/${p}`}
+              to={p === 'texts' ? lastList.current : p === 'comments' ? '/comments?mentions=me' : `/${p}`}
               go={go}
               current={page === p ? 'page' : undefined}
             >
@@ -205,6 +256,7 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
             )
           }
         />
+        <InboxBell go={go} current={place.page === 'inbox'} round={bellRound} />
         <span className="who">
           {session.email} ({session.role})
         </span>

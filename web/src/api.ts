@@ -1,27 +1,24 @@
 /** The one way the app talks to the server: the public /v2 API, with the session cookie. */
 
+import { ApiError } from './apiErrors';
+import type { Role } from './roles';
+
 export interface Session {
   email: string;
   name: string;
-  role: 'admin' | 'editor' | 'viewer';
+  role: Role;
   workspaceId: number;
   csrfToken: string | null;
 }
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly code?: string,
-  ) {
-    super(message);
-  }
-}
+export { ApiError, messageOf, withoutBodyPath } from './apiErrors';
 
 let csrfToken: string | null = null;
 export const setCsrfToken = (token: string | null) => {
   csrfToken = token;
 };
+/** The session's CSRF token, for a write sent outside `request` (a goodbye as the tab closes). */
+export const currentCsrfToken = () => csrfToken;
 
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -54,7 +51,8 @@ export async function request<T>(
   const data = type.includes('json') ? await response.json() : await response.text();
   if (!response.ok) {
     const message = typeof data === 'object' && data?.message ? data.message : `HTTP ${response.status}`;
-    throw new ApiError(response.status, message, data?.code);
+    const sent = body !== null && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [];
+    throw new ApiError(response.status, message, data?.code, sent);
   }
   return { data: data as T, response };
 }

@@ -1,4 +1,4 @@
-import type { Fields, FieldValue } from './merge.js';
+import { type Fields, type FieldValue, mergeFields } from './merge.js';
 import {
   markupText,
   normalMarkup,
@@ -146,4 +146,39 @@ export function draftFromFields(values: Fields, plains: (html: string) => string
     characterLimit: str(values.characterLimit),
     tags: Array.isArray(values.tags) ? values.tags.join(', ') : '',
   };
+}
+
+/**
+ * Another person's save arrived (the live stream) while this pane has unsaved edits: the fields
+ * only they changed take their value, the writer's own edits stay as typed, and the pane starts
+ * from their version (`baseline`, with their ETag), so a save sends only the writer's fields and
+ * keeps theirs. A field both changed differently is left for the save's 412 and the conflict
+ * panel: null then, and the pane stays as it was. Tags both changed are combined.
+ */
+export function rebaseDraft(
+  draft: Draft,
+  base: Fields,
+  theirs: Draft,
+  withTags: boolean,
+): { draft: Draft; baseline: Fields } | null {
+  const theirFields = fieldsOf(theirs, withTags);
+  const merges = mergeFields(base, fieldsOf(draft, withTags), theirFields);
+  if (merges.some((m) => m.outcome === 'conflict')) return null;
+  const next: Draft = { ...draft, plurals: { ...draft.plurals } };
+  for (const m of merges) {
+    if (m.outcome !== 'theirs' && m.outcome !== 'combined') continue;
+    if (m.field === 'text') next.text = theirs.text;
+    else if (m.field === 'pluralForms') next.firstForm = theirs.firstForm;
+    else if (m.field.startsWith('plural:')) {
+      const form = m.field.slice('plural:'.length);
+      const value = theirs.plurals[form];
+      if (value) next.plurals[form] = value;
+      else delete next.plurals[form];
+    } else if (m.field === 'status') next.status = theirs.status;
+    else if (m.field === 'assignee') next.assignee = theirs.assignee;
+    else if (m.field === 'notes') next.notes = theirs.notes;
+    else if (m.field === 'characterLimit') next.characterLimit = theirs.characterLimit;
+    else if (m.field === 'tags') next.tags = Array.isArray(m.value) ? m.value.join(', ') : theirs.tags;
+  }
+  return { draft: next, baseline: theirFields };
 }

@@ -18,6 +18,8 @@ export interface LintMark {
   message: string;
   /** The words the finding was about: a mark whose words were since edited away is not drawn. */
   words?: string;
+  /** How it is drawn: a style-guide finding by default; `comment-mark` for a comment's passage. */
+  className?: string;
 }
 
 export interface MarkSource {
@@ -82,7 +84,7 @@ function decorationsOf(doc: PmNode, source: MarkSource): DecorationSet {
     if (finding.words !== undefined && text.slice(finding.start, finding.end) !== finding.words) continue;
     const from = positionAt(finding.start);
     const to = positionAt(finding.end - 1) + 1;
-    decorations.push(Decoration.inline(from, to, { class: 'lint-mark', title: finding.message }));
+    decorations.push(Decoration.inline(from, to, { class: finding.className ?? 'lint-mark', title: finding.message }));
   }
   return DecorationSet.create(doc, decorations);
 }

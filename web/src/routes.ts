@@ -11,7 +11,10 @@ export type Place =
   | { page: 'history'; kind: string | null; developerId: string | null }
   | { page: 'import' }
   | { page: 'export' }
+  | { page: 'releases' }
   | { page: 'settings'; section: string | null }
+  | { page: 'comments' }
+  | { page: 'inbox' }
   | { page: 'unknown' };
 
 const part = (s: string | undefined) => (s === undefined ? '' : decodeURIComponent(s));
@@ -43,6 +46,9 @@ export function parsePlace(path: string): Place {
   }
   if (first === 'import' && bits.length === 1) return { page: 'import' };
   if (first === 'export' && bits.length === 1) return { page: 'export' };
+  if (first === 'releases' && bits.length === 1) return { page: 'releases' };
+  if (first === 'comments' && bits.length === 1) return { page: 'comments' };
+  if (first === 'inbox' && bits.length === 1) return { page: 'inbox' };
   if (first === 'settings' && bits.length <= 2) return { page: 'settings', section: second ? part(second) : null };
   return { page: 'unknown' };
 }
@@ -63,6 +69,8 @@ export interface Filters {
   integrated: boolean | null;
   plurals: boolean | null;
   variables: boolean | null;
+  /** `open`: only texts with at least one unresolved comment thread. */
+  comments: 'open' | null;
   q: string;
 }
 
@@ -75,6 +83,7 @@ export const NO_FILTERS: Filters = {
   integrated: null,
   plurals: null,
   variables: null,
+  comments: null,
   q: '',
 };
 
@@ -95,6 +104,7 @@ export function parseFilters(search: string): Filters {
     integrated: bool(query.get('integrated')),
     plurals: bool(query.get('plurals')),
     variables: bool(query.get('variables')),
+    comments: query.get('comments') === 'open' ? 'open' : null,
     q: query.get('q') ?? '',
   };
 }
@@ -112,6 +122,7 @@ export function filtersQuery(filters: Filters): string {
   if (filters.integrated !== null) query.set('integrated', String(filters.integrated));
   if (filters.plurals !== null) query.set('plurals', String(filters.plurals));
   if (filters.variables !== null) query.set('variables', String(filters.variables));
+  if (filters.comments) query.set('comments', filters.comments);
   if (filters.q) query.set('q', filters.q);
   return query.toString().replace(/%2C/g, ',');
 }
@@ -124,6 +135,7 @@ export const activeFilterCount = (f: Filters) =>
   (f.integrated !== null ? 1 : 0) +
   (f.plurals !== null ? 1 : 0) +
   (f.variables !== null ? 1 : 0) +
+  (f.comments ? 1 : 0) +
   (f.q ? 1 : 0);
 
 /** What the filters need to know of one text. */
@@ -138,9 +150,20 @@ export interface Facts {
   developerId: string;
   name: string | null;
   states: Record<string, string>;
+  /** Unresolved comment threads on the text (base and variants). */
+  openComments: number;
 }
 
-export type FilterGroup = 'status' | 'assignee' | 'tags' | 'state' | 'integrated' | 'plurals' | 'variables' | 'q';
+export type FilterGroup =
+  | 'status'
+  | 'assignee'
+  | 'tags'
+  | 'state'
+  | 'integrated'
+  | 'plurals'
+  | 'variables'
+  | 'comments'
+  | 'q';
 
 /** Whether one text passes one group of the filters (`me` is the signed-in person's email). */
 export function passes(group: FilterGroup, f: Filters, t: Facts, me: string): boolean {
@@ -161,6 +184,8 @@ export function passes(group: FilterGroup, f: Filters, t: Facts, me: string): bo
       return f.plurals === null || t.plurals === f.plurals;
     case 'variables':
       return f.variables === null || t.variables === f.variables;
+    case 'comments':
+      return !f.comments || t.openComments > 0;
     case 'q': {
       const q = f.q.trim().toLowerCase();
       return (
@@ -173,7 +198,17 @@ export function passes(group: FilterGroup, f: Filters, t: Facts, me: string): bo
   }
 }
 
-export const GROUPS: FilterGroup[] = ['status', 'assignee', 'tags', 'state', 'integrated', 'plurals', 'variables', 'q'];
+export const GROUPS: FilterGroup[] = [
+  'status',
+  'assignee',
+  'tags',
+  'state',
+  'integrated',
+  'plurals',
+  'variables',
+  'comments',
+  'q',
+];
 
 /** Whether a text passes every group except `except` (a facet's counts ignore its own group). */
 export const passesAll = (f: Filters, t: Facts, me: string, except?: FilterGroup) =>

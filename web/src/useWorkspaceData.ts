@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from './api';
 
 export interface WorkspaceData {
@@ -28,8 +28,11 @@ export function useWorkspaceData(): WorkspaceData {
     statuses: [],
     users: [],
   });
+  // The round last asked for: an answer of an earlier round arriving after a later one was asked
+  // (a live reload that left before a write and lands after it) would show what that write changed back.
+  const asked = useRef(0);
   useEffect(() => {
-    void round;
+    asked.current = round;
     Promise.all([
       api.get<WorkspaceData['projects']>('projects'),
       api.get<WorkspaceData['folders']>('componentFolders'),
@@ -39,6 +42,7 @@ export function useWorkspaceData(): WorkspaceData {
       api.get<WorkspaceData['users']>('users'),
     ])
       .then(([projects, folders, variants, variables, statuses, users]) => {
+        if (round !== asked.current) return;
         setData({ projects, folders, variants, variables, statuses, users });
         setError(null);
         setLoaded(true);

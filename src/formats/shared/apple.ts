@@ -1,5 +1,6 @@
-import { renderTemplate, splitTemplate, usedVariables } from '../../text/placeholders.js';
+import { usedVariables } from '../../text/placeholders.js';
 import type { ExportEntry, ExportOptions } from '../types.js';
+import { placeholderNames, renderKnown, usesKnown } from './template.js';
 import { orderVariables } from './variables.js';
 
 /** The argument list an Apple app passes for one string (`String(format:)` arguments). */
@@ -23,12 +24,23 @@ export function stringsArguments(
   entry: ExportEntry,
   order: ExportOptions['variableOrder'],
 ): AppleArguments {
-  const ordered = orderVariables(entry.variables, order).map((variable) => variable.name);
-  const used = new Set(usedVariables([text], ordered));
-  const names = ordered.filter((name) => used.has(name));
-  const specs = new Map(names.map((name, index) => [name, `%${index + 1}$@`]));
-  return { specs, names, alwaysFormatted: false };
+  // Most texts use no variable: they share one empty argument list.
+  if (entry.variables.length === 0 || !text.includes('{{')) return NO_STRINGS_ARGUMENTS;
+  const used = new Set<string>();
+  placeholderNames(text, used);
+  if (used.size === 0) return NO_STRINGS_ARGUMENTS;
+  const specs = new Map<string, string>();
+  const names: string[] = [];
+  for (const variable of orderVariables(entry.variables, order)) {
+    if (!used.has(variable.name)) continue;
+    names.push(variable.name);
+    specs.set(variable.name, `%${names.length}$@`);
+  }
+  return names.length === 0 ? NO_STRINGS_ARGUMENTS : { specs, names, alwaysFormatted: false };
 }
+
+/** The arguments of a `.strings` value that uses no variable (read only). */
+const NO_STRINGS_ARGUMENTS: AppleArguments = { specs: new Map(), names: [], alwaysFormatted: false };
 
 /**
  * The arguments of a stringsdict entry whose forms are `forms`: the plural count is argument 1
@@ -65,12 +77,11 @@ export function stringsdictArguments(
  * a stringsdict form). Unknown `{{name}}` placeholders stay literal text.
  */
 export function appleFormat(text: string, args: AppleArguments): string {
-  const known = new Set(args.specs.keys());
-  const formatted = args.alwaysFormatted || splitTemplate(text, known).some((part) => part.kind === 'variable');
-  return renderTemplate(
-    text,
-    known,
-    (name) => args.specs.get(name)!,
-    (literal) => (formatted ? literal.replaceAll('%', '%%') : literal),
-  );
+  const { specs } = args;
+  const formatted = args.alwaysFormatted || usesKnown(text, specs);
+  // Unformatted, a string without a known placeholder is its own text.
+  if (!formatted) return text;
+  return renderKnown(text, specs, (name) => specs.get(name)!, doublePercent);
 }
+
+const doublePercent = (literal: string) => (literal.includes('%') ? literal.replaceAll('%', '%%') : literal);

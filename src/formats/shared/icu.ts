@@ -15,6 +15,9 @@ export interface IcuOptions {
 
 const ICU_SYNTAX = /['{}]/;
 const ICU_SYNTAX_IN_PLURAL = /['{}#]/;
+/** The characters that open a quoted run (an apostrophe never does). */
+const ICU_QUOTED = /[{}]/;
+const ICU_QUOTED_IN_PLURAL = /[{}#]/;
 
 /**
  * Literal text as ICU. Every apostrophe is doubled. `{`, `}` (and `#` in a plural branch) open a
@@ -27,6 +30,8 @@ const ICU_SYNTAX_IN_PLURAL = /['{}#]/;
 export function escapeIcuLiteral(text: string, inPlural: boolean): string {
   // Most literal runs hold no syntax character: they are written as they are.
   if (!(inPlural ? ICU_SYNTAX_IN_PLURAL : ICU_SYNTAX).test(text)) return text;
+  // Apostrophes alone (English text has many) are only doubled: no quoted run opens.
+  if (!(inPlural ? ICU_QUOTED_IN_PLURAL : ICU_QUOTED).test(text)) return text.replaceAll("'", "''");
   let out = '';
   let quoted = false;
   for (let index = 0; index < text.length; index++) {
@@ -75,6 +80,8 @@ const plainLiteral = (literal: string) => escapeIcuLiteral(literal, false);
 const pluralLiteral = (literal: string) => escapeIcuLiteral(literal, true);
 
 function icuText(text: string, variables: Map<string, ExportVariable>, inPlural: boolean, options: IcuOptions) {
+  // Most texts hold no placeholder of a listed variable: their literal text is the message.
+  if (variables.size === 0 || !text.includes('{{')) return text === '' ? '' : escapeIcuLiteral(text, inPlural);
   return renderKnown(
     text,
     variables,
@@ -98,12 +105,11 @@ export function icuMessage(entry: ExportEntry, document: DocumentHeader, options
   if (entry.plurals.length === 0)
     return icuText(exportText(entry.text, entry.richText, mode), variables, false, options);
   const { exactZero, categories } = pluralCases(entry, document.locale);
-  const cases: Array<[key: string, text: string, richText: string | null]> = categories.map(
-    ({ form, text, richText }) => [form, text, richText],
-  );
-  if (exactZero) cases.unshift(['=0', exactZero.text, exactZero.richText]);
-  const body = cases
-    .map(([key, text, richText]) => `${key} {${icuText(exportText(text, richText, mode), variables, true, options)}}`)
-    .join(' ');
+  // One case, `key {message}`; the cases are joined as they are written, with no list of them.
+  const icuCase = (key: string, text: string, richText: string | null) =>
+    `${key} {${icuText(exportText(text, richText, mode), variables, true, options)}}`;
+  let body = exactZero ? icuCase('=0', exactZero.text, exactZero.richText) : '';
+  for (const { form, text, richText } of categories)
+    body += `${body === '' ? '' : ' '}${icuCase(form, text, richText)}`;
   return `{count, plural, ${body}}`;
 }

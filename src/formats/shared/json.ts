@@ -16,14 +16,13 @@ export class JsonObjectWriter {
 
   /** `{` before the first member, `,` before the others. */
   member(key: string, value: unknown): string {
-    const member = memberAfterAnother(key, value);
     this.#members += 1;
-    return this.#members === 1 ? `{${member.slice(1)}` : member;
+    return `${this.#members === 1 ? '{' : ','}${indentedMember(key, value)}`;
   }
 
   members(pairs: JsonPairs): string {
     let out = '';
-    for (const [key, value] of pairs) out += this.member(key, value);
+    for (const pair of pairs) out += this.member(pair[0], pair[1]);
     return out;
   }
 
@@ -32,11 +31,11 @@ export class JsonObjectWriter {
   }
 }
 
-/** One member as written after another: `,` then the indented `"key": value`. */
-function memberAfterAnother(key: string, value: unknown): string {
+/** One member on a line of its own: the indented `"key": value`, after the `{` or `,` before it. */
+function indentedMember(key: string, value: unknown): string {
   const json =
     typeof value === 'string' ? JSON.stringify(value) : JSON.stringify(value, null, 2).replaceAll('\n', '\n  ');
-  return `,\n  ${JSON.stringify(key)}: ${json}`;
+  return `\n  ${JSON.stringify(key)}: ${json}`;
 }
 
 /**

@@ -11,12 +11,15 @@ export const PLURAL_ORDER: readonly PluralForm[] = ['zero', 'one', 'two', 'few',
  */
 const MAX_LOCALES = 256;
 const categoriesCache = new LRUCache<string, PluralForm[]>({ max: MAX_LOCALES });
+let lastCategories: { locale: string | null; categories: PluralForm[] } = { locale: null, categories: [] };
 
 /**
  * The categories a locale needs, in CLDR order. A tag that `Intl` cannot resolve falls back to
  * the root rules (`other` only) rather than failing the whole export.
  */
 export function localeCategories(locale: string): PluralForm[] {
+  // An export asks for the same locale for every plural record: the last answer is kept apart.
+  if (locale === lastCategories.locale) return lastCategories.categories;
   let categories = categoriesCache.get(locale);
   if (categories === undefined) {
     let found: readonly string[];
@@ -28,6 +31,7 @@ export function localeCategories(locale: string): PluralForm[] {
     categories = PLURAL_ORDER.filter((form) => form === 'other' || found.includes(form));
     categoriesCache.set(locale, categories);
   }
+  lastCategories = { locale, categories };
   return categories;
 }
 
@@ -49,12 +53,14 @@ export function pluralForms(entry: ExportEntry, locale: string): PluralText[] {
 }
 
 const exactZeroCache = new LRUCache<string, boolean>({ max: MAX_LOCALES });
+let lastExactZero: { locale: string | null; exact: boolean } = { locale: null, exact: false };
 
 /**
  * Whether the locale's own `zero` category holds 0 alone (ar, cy) rather than more numbers (lv:
  * 10-20, 30, ...). Only then can a record's "exactly 0" form also fill that category.
  */
 export function zeroCategoryIsExactlyZero(locale: string): boolean {
+  if (locale === lastExactZero.locale) return lastExactZero.exact;
   let exact = exactZeroCache.get(locale);
   if (exact === undefined) {
     exact = false;
@@ -65,6 +71,7 @@ export function zeroCategoryIsExactlyZero(locale: string): boolean {
     }
     exactZeroCache.set(locale, exact);
   }
+  lastExactZero = { locale, exact };
   return exact;
 }
 
@@ -81,13 +88,20 @@ export interface PluralCases {
  * when that category is exactly 0; otherwise `other`, so Latvian 10 never reads "no items".
  */
 export function pluralCases(entry: ExportEntry, locale: string): PluralCases {
-  const byForm = new Map(entry.plurals.map((plural) => [plural.form, plural]));
-  const other = byForm.get('other') ?? { text: entry.text, richText: entry.richText };
-  const zero = byForm.get('zero');
+  // A record has at most six forms: looked up by scanning them, with no map per record.
+  const { plurals } = entry;
+  const formOf = (form: PluralForm) => {
+    for (const plural of plurals) if (plural.form === form) return plural;
+    return undefined;
+  };
+  const other = formOf('other') ?? entry;
+  const zero = formOf('zero');
   const zeroFits = zeroCategoryIsExactlyZero(locale);
-  const categories = localeCategories(locale).map((form) => {
-    const source = form === 'zero' && !zeroFits ? other : (byForm.get(form) ?? other);
-    return { form, text: source.text, richText: source.richText };
-  });
+  const forms = localeCategories(locale);
+  const categories: PluralText[] = [];
+  for (const form of forms) {
+    const source = form === 'zero' && !zeroFits ? other : (formOf(form) ?? other);
+    categories.push({ form, text: source.text, richText: source.richText });
+  }
   return { exactZero: zero ? { form: 'zero', text: zero.text, richText: zero.richText } : null, categories };
 }

@@ -16,5 +16,7 @@ export function exportText(text: string, richText: string | null, mode: RichText
 
 /** The variables an entry uses, by name: the placeholders that resolve. */
 export function variablesByName(entry: ExportEntry): Map<string, ExportVariable> {
-  return new Map(entry.variables.map((variable) => [variable.name, variable]));
+  const byName = new Map<string, ExportVariable>();
+  for (const variable of entry.variables) byName.set(variable.name, variable);
+  return byName;
 }

@@ -9,9 +9,21 @@ export function orderVariables(
   variables: readonly ExportVariable[],
   order: ExportOptions['variableOrder'],
 ): ExportVariable[] {
+  // Most lists are already in creation order (the order they are read in), without duplicates.
+  if (order === 'default' && inCreationOrder(variables)) return variables.slice();
   const unique = [...new Map(variables.map((variable) => [variable.name, variable])).values()];
   if (order === 'alphabetical') return unique.sort((a, b) => compareNames(a.name, b.name));
   return unique.sort((a, b) => a.creationIndex - b.creationIndex || compareNames(a.name, b.name));
+}
+
+/** Whether each variable comes after the one before in creation order (so none is listed twice). */
+function inCreationOrder(variables: readonly ExportVariable[]): boolean {
+  for (let index = 1; index < variables.length; index++) {
+    if ((variables[index - 1] as ExportVariable).creationIndex >= (variables[index] as ExportVariable).creationIndex) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** Alphabetical regardless of case, then by code unit, so the order is total. */

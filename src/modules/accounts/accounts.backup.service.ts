@@ -111,15 +111,22 @@ export function usersRestorer(maps: IdMaps): TableRestorer {
       const fresh: BackupRow[] = [];
       rows.forEach((row, i) => {
         checkNewId('users', first + i, row, maps.users);
-        checkColumns('users', first + i, row, USER_CHECKS);
+        checkColumns({ table: 'users', index: first + i, row }, USER_CHECKS);
         const email = String(row.email);
-        if (seen.has(email)) throw rowError('users', first + i, row, 'email', `'${email}' is used by an earlier user`);
+        if (seen.has(email))
+          throw rowError({ table: 'users', index: first + i, row }, 'email', `'${email}' is used by an earlier user`);
         seen.add(email);
         const existing = byEmail.get(email);
         if (existing === undefined) fresh.push({ ...row, workspace_id: maps.workspaceId });
         else maps.users.set(Number(row.id), existing);
       });
-      await insertMapped(trx, 'users', ['workspace_id', ...USERS.slice(1)], fresh, ['email'], maps.users);
+      await insertMapped(trx, {
+        table: 'users',
+        columns: ['workspace_id', ...USERS.slice(1)],
+        rows: fresh,
+        keyColumns: ['email'],
+        ids: maps.users,
+      });
     },
   };
 }
@@ -129,16 +136,24 @@ export function apiKeysRestorer(maps: IdMaps, skipped: string[]): TableRestorer 
   return {
     async rows(trx, rows, first) {
       rows.forEach((row, i) => {
-        checkColumns('apiKeys', first + i, row, {
-          id: isNonEmpty,
-          name: isString,
-          prefix: isString,
-          hash: isNonEmpty,
-          created_at: isTime,
-          last_used_at: nullable(isTime),
-          revoked_at: nullable(isTime),
-        });
-        checkReference('apiKeys', first + i, row, 'user_id', { name: 'users', ids: maps.users }, false);
+        checkColumns(
+          { table: 'apiKeys', index: first + i, row },
+          {
+            id: isNonEmpty,
+            name: isString,
+            prefix: isString,
+            hash: isNonEmpty,
+            created_at: isTime,
+            last_used_at: nullable(isTime),
+            revoked_at: nullable(isTime),
+          },
+        );
+        checkReference(
+          { table: 'apiKeys', index: first + i, row },
+          'user_id',
+          { name: 'users', ids: maps.users },
+          false,
+        );
       });
       const ids = rows.map((k) => String(k.id));
       const hashes = rows.map((k) => String(k.hash));

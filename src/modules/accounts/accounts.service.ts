@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { ChangeEvents } from '../../db/change-feed.js';
 import { isUniqueViolation } from '../../db/errors.js';
 import type { Database, Executor, Role } from '../../db/schema.js';
@@ -79,7 +79,15 @@ export function createAccountsService(deps: AccountsDeps) {
    * path and the change log records it, made by the administrator's tool (the CLI, or the first
    * start), with the email as the user's developer ID.
    */
-  async function createUser(input: { workspaceId: number; email: string; name?: string; role?: Role; actor?: Actor }) {
+  async function createUser(input: {
+    workspaceId: number;
+    email: string;
+    name?: string;
+    role?: Role;
+    actor?: Actor;
+    /** More to write in the same transaction, once the user exists (an invitation's link and email). */
+    alsoWrite?: (trx: Transaction<Database>, user: { id: number; email: string; role: Role }) => Promise<void>;
+  }) {
     const { workspaceId, role = 'editor', actor = CLI_ACTOR } = input;
     await requireWorkspace(workspaceId);
     const email = normaliseEmail(input.email);
@@ -88,6 +96,7 @@ export function createAccountsService(deps: AccountsDeps) {
     try {
       await writes.write({ workspaceId, actor }, async (trx) => {
         const id = await repo.insertUser(trx, { workspaceId, email, name, role, createdAt: now() });
+        await input.alsoWrite?.(trx, { id, email, role });
         const identity = { kind: 'user' as const, ref: `user:${id}`, developerId: email };
         return { changes: [changeOf(identity, null, { email, name, role }) as Change], result: undefined };
       });

@@ -4,14 +4,15 @@ import type { Database, Executor, Role } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.js';
 import { type Change, changeOf, type WritePath, type WriteScope } from '../changes/index.js';
-import { findUserByEmail } from './accounts.repository.js';
+import type { EnqueueEmail } from '../mail/index.js';
+import { findUserByEmail, findWorkspace } from './accounts.repository.js';
 import type { AccountsService, Principal } from './accounts.service.js';
 import { hashPassword, passwordProblem, verifyPassword } from './passwords.js';
 import * as repo from './people.repository.js';
 import { signInGuard } from './sign-in-guard.js';
 
-export const ROLES = ['admin', 'editor', 'viewer'] as const satisfies readonly Role[];
-const RANK: Record<Role, number> = { viewer: 0, editor: 1, admin: 2 };
+export const ROLES = ['admin', 'editor', 'commenter', 'viewer'] as const satisfies readonly Role[];
+const RANK: Record<Role, number> = { viewer: 0, commenter: 1, editor: 2, admin: 3 };
 
 /** Whether `role` may do what `needed` may. */
 export function roleAllows(role: Role, needed: Role): boolean {
@@ -51,6 +52,17 @@ export interface PeopleDeps {
   sessionIdleMs: number;
   sessionMaxMs: number;
   passwordLinkMs: number;
+  /** Queues an email in the caller's transaction (nothing when the server sends no email). */
+  enqueueEmail: EnqueueEmail;
+  /** Where people reach this server: the links in emails. */
+  publicUrl: string;
+}
+
+interface LinkUser {
+  id: number;
+  workspace_id: number;
+  email: string;
+  role: Role;
 }
 
 /**
@@ -85,6 +97,45 @@ export function createPeopleService(deps: PeopleDeps) {
     });
     const session = { email: user.email, name: user.name, role: user.role, workspaceId: user.workspace_id };
     return { token, session: { ...session, csrfToken, expiresAt } };
+  }
+
+  /**
+   * Stores a new password link for `user` and, when `email` says so, queues the email that carries
+   * it, in `trx`: the link exists exactly if its email is queued. Answers the link's token and
+   * whether its email was queued (not when the server sends no email or the user turned it off).
+   */
+  async function storeLink(
+    trx: Transaction<Database>,
+    user: LinkUser,
+    email: { kind: 'invitation' | 'password_link'; by: string } | null,
+  ): Promise<{ token: string; emailed: boolean }> {
+    const token = secret();
+    const at = Date.now();
+    await repo.insertPasswordLink(trx, {
+      id: digest(token),
+      userId: user.id,
+      createdAt: new Date(at).toISOString(),
+      expiresAt: later(at, deps.passwordLinkMs),
+    });
+    if (email === null) return { token, emailed: false };
+    const workspace = (await findWorkspace(trx, user.workspace_id))?.name ?? 'copydesk';
+    const hours = Math.round(deps.passwordLinkMs / 3_600_000);
+    const url = passwordLinkUrl(deps.publicUrl, token);
+    const invited = email.kind === 'invitation';
+    const queued = await deps.enqueueEmail(trx, {
+      workspaceId: user.workspace_id,
+      userId: user.id,
+      to: user.email,
+      kind: email.kind,
+      subject: invited ? `You are invited to ${workspace} on copydesk` : `Set your copydesk password for ${workspace}`,
+      text: invited
+        ? `${email.by} invited you to the workspace "${workspace}" on copydesk, as ${user.role}.\n\n` +
+          `Follow the link below to set your password; it works once, for ${hours} hours.`
+        : `${email.by} sent you a link to set your password for the workspace "${workspace}" on copydesk.\n\n` +
+          `It works once, for ${hours} hours. If you did not expect it, you can ignore this email.`,
+      link: { url, label: 'Set your password' },
+    });
+    return { token, emailed: queued !== null };
   }
 
   async function findPerson(workspaceId: number, email: string, executor: Executor = db) {
@@ -168,18 +219,20 @@ export function createPeopleService(deps: PeopleDeps) {
       await repo.deleteExpiredSessions(db, now());
     },
 
-    /** A one-time token that lets the user set (or reset) their password. */
-    async passwordLink(workspaceId: number, email: string): Promise<string> {
-      const user = await findPerson(workspaceId, email);
-      const token = secret();
-      const at = Date.now();
-      await repo.insertPasswordLink(db, {
-        id: digest(token),
-        userId: user.id,
-        createdAt: new Date(at).toISOString(),
-        expiresAt: later(at, deps.passwordLinkMs),
+    /**
+     * A one-time token that lets the user set (or reset) their password. With `sentBy`, the link
+     * is also emailed to the user (when the server sends email), naming who sent it; `emailed`
+     * says whether it was queued.
+     */
+    async passwordLink(
+      workspaceId: number,
+      email: string,
+      sentBy?: string,
+    ): Promise<{ token: string; emailed: boolean }> {
+      return db.transaction().execute(async (trx) => {
+        const user = await findPerson(workspaceId, email, trx);
+        return storeLink(trx, user, sentBy === undefined ? null : { kind: 'password_link', by: sentBy });
       });
-      return token;
     },
 
     /** Sets the password of the link's user, uses the link up, ends their other sessions, signs in. */
@@ -205,15 +258,25 @@ export function createPeopleService(deps: PeopleDeps) {
       return rows.map((r) => ({ email: r.email, name: r.name, role: r.role, signInEnabled: r.password_hash !== null }));
     },
 
-    /** Adds a user with a role and answers a password link for them. */
+    /**
+     * Adds a user with a role and answers a password link for them, emailed to them when the
+     * server sends email: the user, the link and the email are written in one transaction.
+     */
     async invite(scope: WriteScope, input: { email: string; name?: string; role: Role }) {
+      let link = { token: '', emailed: false };
       const { email } = await deps.accounts.createUser({
         workspaceId: scope.workspaceId,
         ...input,
         actor: scope.actor,
+        alsoWrite: async (trx, user) => {
+          link = await storeLink(
+            trx,
+            { ...user, workspace_id: scope.workspaceId },
+            { kind: 'invitation', by: scope.actor.email },
+          );
+        },
       });
-      const token = await this.passwordLink(scope.workspaceId, email);
-      return { email, token };
+      return { email, ...link };
     },
 
     /** Changes a user's role or name; the workspace always keeps an admin. */

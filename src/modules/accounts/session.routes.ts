@@ -8,7 +8,7 @@ import type { PeopleService } from './people.service.js';
 const Session = Type.Object({
   email: Type.String(),
   name: Type.String(),
-  role: Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')]),
+  role: Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('commenter'), Type.Literal('viewer')]),
   workspaceId: Type.Integer(),
   csrfToken: Nullable(
     Type.String({ description: 'Send it as the `x-csrf-token` header of every write from this session' }),

@@ -1,19 +1,27 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { scopeOf, workspaceOf } from '../../http/auth.js';
+import { principalOf, scopeOf, workspaceOf } from '../../http/auth.js';
 import { Success, withErrors } from '../../http/schemas.js';
 import type { AccountsService } from './accounts.service.js';
 import { type PeopleService, passwordLinkUrl } from './people.service.js';
 
-const Role = Type.Union([Type.Literal('admin'), Type.Literal('editor'), Type.Literal('viewer')], {
-  description:
-    '`admin`: people, keys, webhooks, the status workflow and settings; `editor`: all text; `viewer`: read and export',
-});
+const Role = Type.Union(
+  [Type.Literal('admin'), Type.Literal('editor'), Type.Literal('commenter'), Type.Literal('viewer')],
+  {
+    description:
+      '`admin`: people, keys, webhooks, the status workflow and settings; `editor`: all text; ' +
+      '`commenter`: read, export and comment; `viewer`: read and export',
+  },
+);
 export const User = Type.Object({ email: Type.String(), name: Type.String(), role: Role });
 const WithLink = Type.Object({
   email: Type.String(),
   role: Role,
   passwordLink: Type.String({ description: 'A one-time link that lets the user set a password; share it privately' }),
+  emailed: Type.Boolean({
+    description:
+      'Whether the link was also emailed to the user: true when the server sends email and queued it; false without SMTP_URL or when the user turned email off',
+  }),
 });
 const EmailParams = Type.Object({ email: Type.String({ minLength: 1, maxLength: 320 }) });
 
@@ -39,7 +47,8 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags: ['users'],
-        summary: 'Add a user (admins); answers a one-time link for them to set a password',
+        summary:
+          'Add a user (admins); answers a one-time link for them to set a password, also emailed to them when the server sends email',
         body: Type.Object(
           {
             email: Type.String({ minLength: 1, maxLength: 320 }),
@@ -52,10 +61,10 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     async (request, reply) => {
-      const { email, token } = await people.invite(scopeOf(request), request.body);
+      const { email, token, emailed } = await people.invite(scopeOf(request), request.body);
       return reply
         .status(201)
-        .send({ email, role: request.body.role, passwordLink: passwordLinkUrl(publicUrl, token) });
+        .send({ email, role: request.body.role, passwordLink: passwordLinkUrl(publicUrl, token), emailed });
     },
   );
 
@@ -99,19 +108,25 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
     {
       schema: {
         tags: ['users'],
-        summary: 'A new one-time link for a user to set (or reset) their password (admins)',
+        summary:
+          'A new one-time link for a user to set (or reset) their password (admins); also emailed to them when the server sends email',
         params: EmailParams,
         response: withErrors({ 201: WithLink }, 403, 404),
       },
     },
     async (request, reply) => {
       const workspaceId = workspaceOf(request);
-      const token = await people.passwordLink(workspaceId, request.params.email);
+      const { token, emailed } = await people.passwordLink(
+        workspaceId,
+        request.params.email,
+        principalOf(request).email,
+      );
       const user = (await accounts.listUsers(workspaceId)).find((u) => u.email === request.params.email.toLowerCase());
       return reply.status(201).send({
         email: user?.email ?? request.params.email,
         role: user?.role ?? 'viewer',
         passwordLink: passwordLinkUrl(publicUrl, token),
+        emailed,
       });
     },
   );

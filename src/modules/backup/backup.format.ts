@@ -31,7 +31,16 @@ export const TABLES = [
   'styleguideSections',
   'styleguideRules',
   'styleguideTerms',
+  'comments',
+  'suggestions',
+  'follows',
+  'mtProviders',
+  'mtJobs',
+  'mtJobItems',
   'changes',
+  'releaseContents',
+  'releases',
+  'releaseTexts',
 ] as const;
 export type TableName = (typeof TABLES)[number];
 
@@ -63,7 +72,14 @@ export const NUMBERED: readonly TableName[] = [
   'styleguideSections',
   'styleguideRules',
   'styleguideTerms',
+  'comments',
+  'suggestions',
+  'follows',
+  'mtProviders',
+  'mtJobs',
+  'mtJobItems',
   'changes',
+  'releases',
 ];
 
 /** Which column of which table refers to which table. */
@@ -86,6 +102,18 @@ export const REFERENCES: Partial<Record<TableName, Record<string, TableName>>> =
   styleguideSections: { styleguide_id: 'styleguides' },
   styleguideRules: { styleguide_id: 'styleguides', section_id: 'styleguideSections' },
   styleguideTerms: { styleguide_id: 'styleguides', section_id: 'styleguideSections' },
+  comments: {
+    thread_id: 'comments',
+    text_id: 'texts',
+    project_id: 'projects',
+    variant_id: 'variants',
+    author_id: 'users',
+  },
+  suggestions: { text_id: 'texts', project_id: 'projects', variant_id: 'variants', author_id: 'users' },
+  follows: { user_id: 'users', text_id: 'texts' },
+  mtJobs: { provider_id: 'mtProviders', variant_id: 'variants' },
+  mtJobItems: { job_id: 'mtJobs', text_id: 'texts' },
+  releaseTexts: { release_id: 'releases' },
 };
 
 /** The table a change's `record_ref` (`component:42`) points into, by its kind. */
@@ -100,6 +128,8 @@ export const REF_TABLES: Record<string, TableName> = {
   block: 'blocks',
   styleGuide: 'styleguides',
   user: 'users',
+  comment: 'comments',
+  suggestion: 'suggestions',
 };
 /** Refs that name the workspace itself (`statuses:7`) are written `statuses:@`. */
 export const WORKSPACE_REFS = new Set(['workspace', 'statuses']);

@@ -19,10 +19,19 @@ import {
 import { blocksRestorer } from '../blocks/blocks.backup.service.js';
 import { beginRestoreWrite, changesRestorer, restoredRevision } from '../changes/changes.backup.service.js';
 import type { WritePath } from '../changes/index.js';
+import { commentsRestorer } from '../comments/comments.backup.service.js';
 import { foldersRestorer } from '../folders/folders.backup.service.js';
+import { machineTranslationRestorers } from '../machine-translation/mt.backup.service.js';
+import { followsRestorer } from '../notifications/notifications.backup.service.js';
 import { projectsRestorer } from '../projects/projects.backup.service.js';
+import {
+  releaseContentsRestorer,
+  releasesRestorer,
+  releaseTextsRestorer,
+} from '../releases/releases.backup.service.js';
 import { statusesRestorer } from '../statuses/statuses.backup.service.js';
 import { styleguideRestorers } from '../styleguides/styleguides.backup.service.js';
+import { suggestionsRestorer } from '../suggestions/suggestions.backup.service.js';
 import {
   indexRestoredTexts,
   textsRestorer,
@@ -74,6 +83,10 @@ async function contentOf(executor: Executor, workspaceId: number): Promise<strin
       sql`(select r.id from styleguide_rules r join styleguides g on g.id = r.styleguide_id where g.workspace_id = ${ws}
         union all select t.id from styleguide_terms t join styleguides g on g.id = t.styleguide_id where g.workspace_id = ${ws}) as e`,
     ),
+    await count('comments', sql`comments where workspace_id = ${ws}`),
+    await count('suggestions', sql`suggestions where workspace_id = ${ws}`),
+    await count('machine translation providers', sql`mt_providers where workspace_id = ${ws}`),
+    await count('releases', sql`releases where workspace_id = ${ws}`),
     await count('changes in history', sql`changes where workspace_id = ${ws} and kind <> 'user'`),
   ];
   return found.filter((f): f is string => f !== undefined);
@@ -155,10 +168,17 @@ export function createBackupService(deps: {
         texts: new Map(),
         styleguides: new Map(),
         sections: new Map(),
+        comments: new Map(),
+        suggestions: new Map(),
+        mtProviders: new Map(),
+        mtJobs: new Map(),
         statuses: new Set(),
       };
       const skippedKeys: string[] = [];
+      // Releases are referred to by their texts only: their ids are this module's own map.
+      const releaseIds: IdMap = new Map();
       const guides = styleguideRestorers(maps);
+      const mt = machineTranslationRestorers(maps);
       const restorers: Record<TableName, TableRestorer> = {
         users: usersRestorer(maps),
         apiKeys: apiKeysRestorer(maps, skippedKeys),
@@ -175,7 +195,16 @@ export function createBackupService(deps: {
         styleguideSections: guides.sections,
         styleguideRules: guides.rules,
         styleguideTerms: guides.terms,
+        comments: commentsRestorer(maps),
+        suggestions: suggestionsRestorer(maps),
+        follows: followsRestorer(maps),
+        mtProviders: mt.providers,
+        mtJobs: mt.jobs,
+        mtJobItems: mt.items,
         changes: changesRestorer(workspaceId, (ref) => refIn(maps, ref)),
+        releaseContents: releaseContentsRestorer(maps),
+        releases: releasesRestorer(maps, releaseIds),
+        releaseTexts: releaseTextsRestorer(releaseIds),
       };
       const restored = Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<TableName, number>;
       let current = -1;
@@ -237,6 +266,8 @@ const MAP_OF: Partial<Record<TableName, keyof Omit<IdMaps, 'workspaceId' | 'stat
   blocks: 'blocks',
   texts: 'texts',
   styleguides: 'styleguides',
+  comments: 'comments',
+  suggestions: 'suggestions',
 };
 
 /** A change's record ref in this database: the record's new row id, or the ref as the file has it. */

@@ -4,10 +4,15 @@ import type { Executor } from '../../db/schema.js';
 import { dumpApiKeys, dumpSettings, USERS_DUMP } from '../accounts/accounts.backup.service.js';
 import { BLOCKS_DUMP } from '../blocks/blocks.backup.service.js';
 import { CHANGES_DUMP } from '../changes/changes.backup.service.js';
+import { COMMENTS_DUMP } from '../comments/comments.backup.service.js';
 import { FOLDERS_DUMP } from '../folders/folders.backup.service.js';
+import { MT_JOB_ITEMS_DUMP, MT_JOBS_DUMP, MT_PROVIDERS_DUMP } from '../machine-translation/mt.backup.service.js';
+import { FOLLOWS_DUMP } from '../notifications/notifications.backup.service.js';
 import { PROJECTS_DUMP } from '../projects/projects.backup.service.js';
+import { RELEASE_CONTENTS_DUMP, RELEASE_TEXTS_DUMP, RELEASES_DUMP } from '../releases/releases.backup.service.js';
 import { dumpStatuses } from '../statuses/statuses.backup.service.js';
 import { RULES_DUMP, SECTIONS_DUMP, STYLEGUIDES_DUMP, TERMS_DUMP } from '../styleguides/styleguides.backup.service.js';
+import { SUGGESTIONS_DUMP } from '../suggestions/suggestions.backup.service.js';
 import { TEXT_VARIABLES_DUMP, TEXT_VARIANTS_DUMP, TEXTS_DUMP } from '../texts/texts.backup.service.js';
 import { VARIABLES_DUMP } from '../variables/variables.backup.service.js';
 import { VARIANTS_DUMP } from '../variants/variants.backup.service.js';
@@ -46,7 +51,16 @@ const DUMPS: Record<TableName, DumpSpec | ((executor: Executor, workspaceId: num
   styleguideSections: SECTIONS_DUMP,
   styleguideRules: RULES_DUMP,
   styleguideTerms: TERMS_DUMP,
+  comments: COMMENTS_DUMP,
+  suggestions: SUGGESTIONS_DUMP,
+  follows: FOLLOWS_DUMP,
+  mtProviders: MT_PROVIDERS_DUMP,
+  mtJobs: MT_JOBS_DUMP,
+  mtJobItems: MT_JOB_ITEMS_DUMP,
   changes: CHANGES_DUMP,
+  releaseContents: RELEASE_CONTENTS_DUMP,
+  releases: RELEASES_DUMP,
+  releaseTexts: RELEASE_TEXTS_DUMP,
 };
 
 /** Tables other rows refer to: their id -> file id maps are kept for the rest of the backup. */

@@ -31,14 +31,17 @@ export function blocksRestorer(maps: IdMaps): TableRestorer {
     },
     async rows(trx, rows, first) {
       rows.forEach((row, i) => {
-        checkColumns('blocks', first + i, row, CHECKS);
+        checkColumns({ table: 'blocks', index: first + i, row }, CHECKS);
         checkNewId('blocks', first + i, row, maps.blocks);
-        checkReference('blocks', first + i, row, 'project_id', { name: 'projects', ids: maps.projects }, false);
+        checkReference(
+          { table: 'blocks', index: first + i, row },
+          'project_id',
+          { name: 'projects', ids: maps.projects },
+          false,
+        );
         if (bases?.has(mapId(maps.projects, row.project_id) as number)) {
           throw rowError(
-            'blocks',
-            first + i,
-            row,
+            { table: 'blocks', index: first + i, row },
             'project_id',
             `projects ${String(row.project_id)} is a base, which has no blocks`,
           );
@@ -50,15 +53,14 @@ export function blocksRestorer(maps: IdMaps): TableRestorer {
         project_id: mapId(maps.projects, r.project_id),
       }));
       const unique = { fileTable: 'blocks', table: 'blocks', keys: ['project_id', 'developer_id'] };
-      await refuseTakenKeys(trx, unique, rows, mapped, first);
-      await insertMapped(
-        trx,
-        'blocks',
-        ['workspace_id', ...COLUMNS.slice(1)],
-        mapped,
-        ['project_id', 'developer_id'],
-        maps.blocks,
-      );
+      await refuseTakenKeys(trx, unique, { rows, stored: mapped, first });
+      await insertMapped(trx, {
+        table: 'blocks',
+        columns: ['workspace_id', ...COLUMNS.slice(1)],
+        rows: mapped,
+        keyColumns: ['project_id', 'developer_id'],
+        ids: maps.blocks,
+      });
     },
   };
 }

@@ -5,13 +5,10 @@ import { containerIdentity } from '../projects/projects.service.js';
 import type { TextPositions } from '../texts/index.js';
 import { BLOCK_NOT_FOUND, requireProject } from './blocks.refs.js';
 import * as repo from './blocks.repository.js';
+import type { ProjectOrderInput } from './blocks.schemas.js';
 import { checkListed, newPositions, reordered } from './project-order.js';
 
-export interface ProjectOrderInput {
-  projectId: string;
-  blockIds?: string[];
-  textItemIds: string[];
-}
+export type { ProjectOrderInput };
 
 const developerIds = (rows: readonly { developerId: string }[]) => rows.map((row) => row.developerId);
 

@@ -1,66 +1,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { type TSchema, Type } from 'typebox';
+import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import { DEVELOPER_ID_PATTERN, DeveloperId, DeveloperIds, Success, withErrors } from '../../http/schemas.js';
+import { DeveloperIds, Success, withErrors } from '../../http/schemas.js';
+import { bodies, ProjectId } from './blocks.schemas.js';
 import type { BlocksService } from './blocks.service.js';
 
-const ProjectId = Type.String({ pattern: DEVELOPER_ID_PATTERN, description: 'Developer ID of the project' });
-const Name = Type.String({ minLength: 1, maxLength: 200 });
 export const Block = Type.Object({
   id: Type.String({ description: 'Developer ID, unique within the project' }),
   name: Type.String(),
 });
-
-/** The request bodies; every list holds at most `maxItems` (the batch limit). */
-function bodies(maxItems: number) {
-  const batch = <T extends TSchema>(item: T) => Type.Array(item, { minItems: 1, maxItems });
-  return {
-    CreateBody: Type.Object(
-      {
-        projectId: ProjectId,
-        blocks: batch(
-          Type.Object({ name: Name, developerId: Type.Optional(DeveloperId) }, { additionalProperties: false }),
-        ),
-      },
-      { additionalProperties: false },
-    ),
-    UpdateBody: Type.Object(
-      {
-        projectId: ProjectId,
-        updates: batch(
-          Type.Object(
-            {
-              developerId: DeveloperId,
-              name: Type.Optional(Name),
-              newDeveloperId: Type.Optional(
-                Type.String({
-                  pattern: DEVELOPER_ID_PATTERN,
-                  description:
-                    'A new developer ID, not held by another block of the project (409); the block keeps its text items and history',
-                }),
-              ),
-            },
-            { additionalProperties: false },
-          ),
-        ),
-      },
-      { additionalProperties: false },
-    ),
-    DeleteBody: Type.Object(
-      { projectId: ProjectId, developerIds: batch(DeveloperId) },
-      { additionalProperties: false },
-    ),
-    OrderBody: Type.Object(
-      {
-        projectId: ProjectId,
-        blockIds: Type.Optional(Type.Array(DeveloperId, { maxItems })),
-        textItemIds: Type.Array(DeveloperId, { maxItems }),
-      },
-      { additionalProperties: false },
-    ),
-  };
-}
 
 export const blocksRoutes: FastifyPluginAsyncTypebox<{ blocks: BlocksService; limits: Limits }> = async (
   app,

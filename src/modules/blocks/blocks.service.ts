@@ -12,26 +12,15 @@ import type { TextPositions } from '../texts/index.js';
 import { type ProjectOrderInput, setProjectOrder } from './blocks.order.js';
 import { BLOCK_NOT_FOUND, blocksOf, loadBlocks, requireProject, resolveBlock, resolveBlocks } from './blocks.refs.js';
 import * as repo from './blocks.repository.js';
+import type { BlockUpdate, NewBlockInput } from './blocks.schemas.js';
 import { type BlockRef, compareProjectOrder, type OrderedTextItem, projectOrderKey } from './project-order.js';
 
-export type { BlockRef, OrderedTextItem, ProjectOrderInput };
+export type { BlockRef, BlockUpdate, NewBlockInput, OrderedTextItem, ProjectOrderInput };
 export { BLOCK_NOT_FOUND, compareProjectOrder, loadBlocks, projectOrderKey, resolveBlock, resolveBlocks };
 
 export interface Block {
   id: string;
   name: string;
-}
-
-export interface NewBlockInput {
-  name: string;
-  developerId?: string;
-}
-
-export interface BlockUpdate {
-  developerId: string;
-  name?: string;
-  /** A new developer ID, unique within the project. */
-  newDeveloperId?: string;
 }
 
 export interface BlocksDeps {

@@ -11,7 +11,8 @@ import {
 } from '../../db/backup-check.js';
 import { type BackupRow, type DumpSpec, insertRows, type TableRestorer } from '../../db/backup-rows.js';
 import type { Database, Executor } from '../../db/schema.js';
-import { advanceRevision, CHANGE_COLUMNS, readRevision } from './changes.repository.js';
+import { readRevision } from './changes.repository.js';
+import { advanceRevision, CHANGE_COLUMNS } from './write-path.js';
 
 /**
  * The change log as stored, for backup and restore. Restored changes keep their time, actor, key
@@ -45,7 +46,8 @@ export function changesRestorer(workspaceId: number, refIn: (ref: string) => str
   let highest = 0;
   return {
     async rows(trx, rows, first) {
-      for (let i = 0; i < rows.length; i += 1) checkColumns('changes', first + i, rows[i] as BackupRow, CHECKS);
+      for (let i = 0; i < rows.length; i += 1)
+        checkColumns({ table: 'changes', index: first + i, row: rows[i] as BackupRow }, CHECKS);
       const mapped = rows.map((r): BackupRow => {
         highest = Math.max(highest, Number(r.revision ?? 0) || 0);
         return {

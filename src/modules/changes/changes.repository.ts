@@ -1,30 +1,17 @@
-import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import { bulkInsert } from '../../db/bulk-insert.js';
+import { type Kysely, type Selectable, sql } from 'kysely';
 import { answersOnEventLoop } from '../../db/query-plan.js';
 import type { Database, Executor } from '../../db/schema.js';
 import { appendAll } from '../../shared/arrays.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import { CHANGES_PER_ROW, changeId, changesOfRow, rowOfChangeId, storedRows } from './changes.stored.js';
-import type { Change, RecordedChange, WriteScope } from './changes.types.js';
+import type { Change, RecordedChange } from './changes.types.js';
 
 /**
- * The `changes` table, and the workspace revision that every write advances. Nothing but the
- * write path writes either.
+ * The `changes` table as read: the workspace's revision, the history (`listChanges`), the change
+ * ids of a write (for its webhook events), the rows a restore works from; and the purge of old
+ * changes. The two statements every write runs (the revision advanced, the changes inserted) are
+ * in write-path.ts, beside the transaction that runs them: nothing but the write path writes.
  */
-
-/**
- * Advancing the revision first takes the workspace row's lock (PostgreSQL) for the transaction.
- * Answers the new revision (undefined for a workspace that does not exist).
- */
-export async function advanceRevision(trx: Transaction<Database>, workspaceId: number): Promise<number | undefined> {
-  const row = await trx
-    .updateTable('workspaces')
-    .set((eb) => ({ revision: eb('revision', '+', 1) }))
-    .where('id', '=', workspaceId)
-    .returning('revision')
-    .executeTakeFirst();
-  return row === undefined ? undefined : Number(row.revision);
-}
 
 /** The workspace's content revision now: what the reader's cache and the ETags are keyed on. */
 export async function readRevision(db: Executor, workspaceId: number): Promise<number | undefined> {
@@ -32,48 +19,18 @@ export async function readRevision(db: Executor, workspaceId: number): Promise<n
   return row === undefined ? undefined : Number(row.revision);
 }
 
-/** The change log's stored columns (besides its id), as written and as backed up. */
-export const CHANGE_COLUMNS = [
-  'workspace_id',
-  'at',
-  'actor',
-  'key_id',
-  'kind',
-  'record_ref',
-  'developer_id',
-  'variant_id',
-  'action',
-  'fields',
-  'revision',
-] as const;
-
-/** Writes a write's changes, a row per record (see `storedRows`). */
-export async function insertChanges(
-  trx: Transaction<Database>,
-  scope: WriteScope,
-  changes: readonly Change[],
-  at: string,
-  revision: number | null = null,
-): Promise<void> {
-  const { workspaceId, actor } = scope;
-  await bulkInsert(
-    trx,
-    'changes',
-    CHANGE_COLUMNS,
-    storedRows(changes).map(({ first: c, fields }) => [
-      workspaceId,
-      at,
-      actor.email,
-      actor.keyId,
-      c.kind,
-      c.ref,
-      c.developerId,
-      c.variantId,
-      c.action,
-      fields,
-      revision,
-    ]),
-  );
+/** The content revisions of several workspaces in one query (those that exist). */
+export async function readRevisions(db: Executor, workspaceIds: readonly number[]): Promise<Map<number, number>> {
+  const revisions = new Map<number, number>();
+  for (let start = 0; start < workspaceIds.length; start += 500) {
+    const rows = await db
+      .selectFrom('workspaces')
+      .select(['id', 'revision'])
+      .where('id', 'in', workspaceIds.slice(start, start + 500))
+      .execute();
+    for (const row of rows) revisions.set(row.id, Number(row.revision));
+  }
+  return revisions;
 }
 
 export interface ChangesQuery {
@@ -304,4 +261,49 @@ export async function rowsOfRecordsSince(
     );
   }
   return rows.sort((a, b) => a.id - b.id);
+}
+
+/**
+ * The workspace's rows of writes after revision `after`, oldest write first and each write's rows
+ * in its order, at most `limit` rows (the live event stream's read: docs/events.md). Writers to
+ * one workspace queue on its row, so a write's rows are committed before the next write's: a read
+ * that sees revision r+1 sees all of r.
+ */
+export async function rowsAfterRevision(
+  db: Executor,
+  workspaceId: number,
+  after: number,
+  limit: number,
+): Promise<ChangeRow[]> {
+  return db
+    .selectFrom('changes')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('revision', '>', after)
+    .orderBy('revision')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+/** The oldest revision the log still holds changes of (null: none), and the workspace's revision now. */
+export async function retainedRevisions(
+  db: Executor,
+  workspaceId: number,
+): Promise<{ oldest: number | null; current: number | undefined }> {
+  const [oldest, current] = await Promise.all([
+    db
+      .selectFrom('changes')
+      .select((eb) => eb.fn.min('revision').as('oldest'))
+      .where('workspace_id', '=', workspaceId)
+      .where('revision', 'is not', null)
+      .executeTakeFirst(),
+    readRevision(db, workspaceId),
+  ]);
+  return { oldest: oldest?.oldest == null ? null : Number(oldest.oldest), current };
+}
+
+/** A row's changes as history shows them, in the write's order. */
+export function changesOfStoredRow(row: ChangeRow): RecordedChange[] {
+  return recordedOfRow(row).reverse();
 }

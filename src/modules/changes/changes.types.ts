@@ -18,10 +18,29 @@ export const CHANGE_KINDS = [
   'workspace',
   'user',
   'webhook',
+  'comment',
+  'suggestion',
+  'distribution',
 ] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
 
-export const CHANGE_ACTIONS = ['created', 'updated', 'deleted', 'published', 'renamed', 'moved'] as const;
+/**
+ * `resolved` and `reopened`: a comment thread's (docs/comments.md); `accepted`, `rejected` and
+ * `withdrawn`: a suggestion's (docs/suggestions.md).
+ */
+export const CHANGE_ACTIONS = [
+  'created',
+  'updated',
+  'deleted',
+  'published',
+  'renamed',
+  'moved',
+  'resolved',
+  'reopened',
+  'accepted',
+  'rejected',
+  'withdrawn',
+] as const;
 export type ChangeAction = (typeof CHANGE_ACTIONS)[number];
 
 /** Who made a write: a key's user (with the key id), a web session's user (no key), or the CLI. */

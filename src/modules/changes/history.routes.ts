@@ -3,27 +3,9 @@ import { Type } from 'typebox';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
 import { Nullable, withErrors } from '../../http/schemas.js';
 import { CHANGE_ACTIONS, CHANGE_KINDS } from './changes.types.js';
-import { HISTORY_MAX_LIMIT, type HistoryService } from './history.service.js';
+import { HistoryQuery, RestoreBody } from './history.schemas.js';
+import type { HistoryService } from './history.service.js';
 import type { RestoreService } from './restore.service.js';
-
-const HistoryQuery = Type.Object({
-  kind: Type.Optional(
-    Type.String({ description: `One of ${CHANGE_KINDS.join(', ')}, or several separated by commas` }),
-  ),
-  id: Type.Optional(
-    Type.String({ description: 'A developer ID: every change of the records that had it (renames followed)' }),
-  ),
-  since: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time, inclusive' })),
-  until: Type.Optional(Type.String({ description: 'ISO 8601 date or date-time, exclusive' })),
-  actor: Type.Optional(Type.String({ description: 'Email of the user who made the change (any case)' })),
-  revision: Type.Optional(
-    Type.String({
-      description: 'A workspace revision: only the changes of the write that made it (`Copydesk-Revision`)',
-    }),
-  ),
-  limit: Type.Optional(Type.Integer({ description: `Changes per page, default 100, at most ${HISTORY_MAX_LIMIT}` })),
-  cursor: Type.Optional(Type.String({ description: 'The `nextCursor` of the previous page' })),
-});
 
 const FieldChange = Type.Object({ before: Type.Unknown(), after: Type.Unknown() });
 
@@ -46,23 +28,6 @@ const RecordedChange = Type.Object({
     description: 'Each changed field, named as in the record, with its value before and after',
   }),
 });
-
-const RestoreBody = Type.Object(
-  {
-    changeId: Type.Optional(
-      Type.String({
-        description:
-          'Restore this version: the record goes back to how this change left it (a `deleted` change: the record comes back as it was just before)',
-      }),
-    ),
-    revision: Type.Optional(
-      Type.String({
-        description: 'Undo a whole write: every record it changed goes back to how it was just before it',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 export const historyRoutes: FastifyPluginAsyncTypebox<{ history: HistoryService; restore?: RestoreService }> = async (
   app,

@@ -2,20 +2,31 @@ import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import { idCursor } from '../../shared/cursor.js';
-import { deleteChangesBefore, idsOfWrite, listChanges, readRevision } from './changes.repository.js';
+import {
+  changesOfStoredRow,
+  deleteChangesBefore,
+  idsOfWrite,
+  listChanges,
+  readRevision,
+  readRevisions,
+  retainedRevisions,
+  rowsAfterRevision,
+} from './changes.repository.js';
 import { changeId } from './changes.stored.js';
 import { CHANGE_KINDS, type Change, type ChangeKind, type RecordedChange } from './changes.types.js';
+import { HISTORY_MAX_LIMIT, type HistoryQuery } from './history.schemas.js';
 import type { WritePath } from './write-path.js';
 
-export interface HistoryQuery {
-  kind?: string;
-  id?: string;
-  since?: string;
-  until?: string;
-  actor?: string;
-  revision?: string;
-  limit?: number;
-  cursor?: string;
+/** One write as the live event stream carries it: its revision and its changes, in order. */
+export interface LoggedWrite {
+  revision: number;
+  at: string;
+  actor: string;
+  changes: RecordedChange[];
+  /** How many changes were read; more than `changes` holds past the limit. */
+  count: number;
+  /** The write had more rows than one read takes: `changes` and `count` are of its first ones only. */
+  cut: boolean;
 }
 
 export interface HistoryPage {
@@ -23,7 +34,6 @@ export interface HistoryPage {
   nextCursor: string | null;
 }
 
-export const HISTORY_MAX_LIMIT = 1000;
 const DEFAULT_LIMIT = 100;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -89,9 +99,8 @@ export function createHistoryService(deps: {
       beforeId: decodeCursor(query.cursor),
       limit: limit + 1,
     });
-    const changes = rows.slice(0, limit);
-    const last = changes.at(-1);
-    return { changes, nextCursor: rows.length > limit && last ? cursor.encode(last.id) : null };
+    const { page: changes, nextCursor } = cursor.page(rows, limit);
+    return { changes, nextCursor };
   }
 
   /** Deletes changes older than the retention period (0 days keeps everything). */
@@ -121,6 +130,42 @@ export function createHistoryService(deps: {
       if (count === 0) return [];
       return (await listChanges(db, workspaceId, { ranges, limit: count })).reverse();
     },
+    /**
+     * The writes after revision `after`, oldest first, read `rowLimit` rows at a time: `more` says
+     * that later writes wait for the next read. A write of more rows than that (an import) comes
+     * alone, with the changes of its first `rowLimit` rows, at most `changeLimit` of them, and its
+     * `count` of those read; the stream then says it was cut short.
+     */
+    async writesAfter(
+      workspaceId: number,
+      after: number,
+      limits: { rowLimit: number; changeLimit: number },
+    ): Promise<{ writes: LoggedWrite[]; more: boolean }> {
+      const rows = await rowsAfterRevision(db, workspaceId, after, limits.rowLimit);
+      const more = rows.length === limits.rowLimit;
+      const writes: LoggedWrite[] = [];
+      for (const row of rows) {
+        const revision = Number(row.revision);
+        let write = writes[writes.length - 1];
+        if (write?.revision !== revision) {
+          write = { revision, at: row.at, actor: row.actor, changes: [], count: 0, cut: false };
+          writes.push(write);
+        }
+        for (const change of changesOfStoredRow(row)) {
+          write.count += 1;
+          if (write.changes.length < limits.changeLimit) write.changes.push(change);
+        }
+      }
+      // The last write read may go on past the rows read: it is read whole next time, unless it is
+      // the only one (a write too large for one read), which is sent as read.
+      if (more && writes.length > 1) writes.pop();
+      else if (more) (writes[0] as LoggedWrite).cut = true;
+      return { writes, more };
+    },
+    /** The oldest revision whose changes the log still holds, and the workspace's revision now. */
+    retainedRevisions: (workspaceId: number) => retainedRevisions(db, workspaceId),
+    /** The revisions of several workspaces, in one read (the live streams' poll). */
+    revisionsOf: (workspaceIds: readonly number[]) => readRevisions(db, workspaceIds),
     /** The workspace's revision, for readers outside a request (the CLI); undefined: no such workspace. */
     revisionOf: (workspaceId: number) => readRevision(db, workspaceId),
   };

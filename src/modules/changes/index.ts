@@ -5,7 +5,7 @@
 export { changeOf, changesOf, diffFields, type Fields, type RecordIdentity } from './changes.diff.js';
 export { CHANGES_PER_ROW, changeId } from './changes.stored.js';
 export * from './changes.types.js';
-export { createHistoryService, type HistoryService } from './history.service.js';
+export { createHistoryService, type HistoryService, type LoggedWrite } from './history.service.js';
 export { createRestoreService, type RestoreDeps, type RestoreService, type TextInput } from './restore.service.js';
 export {
   type ChangeSubscriber,

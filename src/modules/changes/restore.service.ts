@@ -5,6 +5,7 @@ import { escapeText } from '../../richtext/serialize.js';
 import { type ChangeRow, rowOfChange, rowsOfRecordsSince, rowsOfRevision } from './changes.repository.js';
 import { CHANGES_PER_ROW, changesOfRow } from './changes.stored.js';
 import type { ChangeKind, WriteScope } from './changes.types.js';
+import type { RestoreInput } from './history.schemas.js';
 import { revisionOf } from './history.service.js';
 import { changedFields, planRecords, type RecordPlan, type Side } from './restore.plan.js';
 import type { PlannedWrite, WritePath } from './write-path.js';
@@ -97,11 +98,6 @@ export interface RestoreDeps {
     relink(scope: WriteScope, links: { developerId: string; componentId: string }[]): Promise<unknown>;
     detach(scope: WriteScope, developerIds: string[]): Promise<unknown>;
   };
-}
-
-export interface RestoreInput {
-  changeId?: string;
-  revision?: string;
 }
 
 export interface RestoreResult {
@@ -380,8 +376,9 @@ export function createRestoreService(deps: RestoreDeps) {
           ? id
           : null,
     };
-    await restoreTexts(trx, scope, 'component', plans, userIds, place, planned);
-    await restoreTexts(trx, scope, 'textItem', plans, userIds, place, planned);
+    const texts = { trx, scope, plans, userIds, place, planned };
+    await restoreTexts('component', texts);
+    await restoreTexts('textItem', texts);
 
     // What was created since goes again, contents before containers.
     const removed = (kind: ChangeKind) => ofKind(kind, 'remove');
@@ -407,14 +404,17 @@ export function createRestoreService(deps: RestoreDeps) {
 
   /** Components or text items: re-created ones first, then updates of base records and variant values. */
   async function restoreTexts(
-    trx: Trx,
-    scope: WriteScope,
     kind: 'component' | 'textItem',
-    plans: readonly RecordPlan[],
-    userIds: UserIds,
-    place: Placement,
-    planned: (run: (trx: Trx) => Promise<PlannedWrite<unknown>>) => Promise<unknown>,
+    input: {
+      trx: Trx;
+      scope: WriteScope;
+      plans: readonly RecordPlan[];
+      userIds: UserIds;
+      place: Placement;
+      planned: (run: (trx: Trx) => Promise<PlannedWrite<unknown>>) => Promise<unknown>;
+    },
   ) {
+    const { trx, scope, plans, userIds, place, planned } = input;
     const { workspaceId } = scope;
     const ops = kind === 'component' ? deps.components : deps.textItems;
     const mine = plans.filter((p) => p.kind === kind);

@@ -1,9 +1,18 @@
+/**
+ * The write path: the one way to change a workspace. Read top-down: what a service hands it
+ * (`PlannedWrite`) and what listens to it (subscribers inside the transaction, listeners after
+ * the commit); the write itself (`createWritePath`); then the SQL every write runs, on the
+ * `workspaces` row (`advanceRevision`) and the `changes` table (`insertChanges`, a page at a
+ * time). The change log's reads and its purge are in changes.repository.ts.
+ */
+
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely, Transaction } from 'kysely';
+import { bulkInsert } from '../../db/bulk-insert.js';
 import type { Database } from '../../db/schema.js';
 import { appendAll } from '../../shared/arrays.js';
-import { advanceRevision, insertChanges } from './changes.repository.js';
+import { storedRows } from './changes.stored.js';
 import type { Change, WriteScope } from './changes.types.js';
 
 /**
@@ -72,33 +81,6 @@ export interface WritePath {
   composed<T>(scope: WriteScope, compose: (trx: Transaction<Database>) => Promise<T>): Promise<T>;
 }
 
-/**
- * Changes logged per statement, with a turn of the event loop between pages: SQLite's driver is
- * synchronous, so the log of a write of 200,000 texts in one go would hold the loop for seconds.
- */
-const CHANGE_PAGE = 2_000;
-
-const sameRecord = (a: Change, b: Change) => a.ref === b.ref && a.kind === b.kind && a.developerId === b.developerId;
-
-/** Logs the changes a page at a time; a page never splits one record's changes, so the rows are the same. */
-async function recordChanges(
-  trx: Transaction<Database>,
-  scope: WriteScope,
-  changes: readonly Change[],
-  at: string,
-  revision: number | null,
-): Promise<void> {
-  if (changes.length <= CHANGE_PAGE) return insertChanges(trx, scope, changes, at, revision);
-  let start = 0;
-  while (start < changes.length) {
-    let end = Math.min(changes.length, start + CHANGE_PAGE);
-    while (end < changes.length && sameRecord(changes[end - 1] as Change, changes[end] as Change)) end += 1;
-    await insertChanges(trx, scope, changes.slice(start, end), at, revision);
-    start = end;
-    if (start < changes.length) await nextTurn();
-  }
-}
-
 /** The write under way in this async context, which the writes of `composed` join. */
 interface Outer {
   trx: Transaction<Database>;
@@ -146,7 +128,7 @@ export function createWritePath(db: Kysely<Database>): WritePath {
             if (changes.length === 0) return;
             at ??= new Date().toISOString();
             recorded += changes.length;
-            await recordChanges(trx, scope, changes, at, revision ?? null);
+            await recordChanges(trx, { scope, changes, at, revision: revision ?? null });
             for (const subscriber of subscribers) await subscriber(trx, scope, changes, at);
           };
           const planned = await plan(trx, { record });
@@ -172,4 +154,90 @@ export function createWritePath(db: Kysely<Database>): WritePath {
     },
   };
   return self;
+}
+
+// The SQL of every write: the workspace's revision first, then its changes into the log.
+
+/**
+ * Advancing the revision first takes the workspace row's lock (PostgreSQL) for the transaction.
+ * Answers the new revision (undefined for a workspace that does not exist).
+ */
+export async function advanceRevision(trx: Transaction<Database>, workspaceId: number): Promise<number | undefined> {
+  const row = await trx
+    .updateTable('workspaces')
+    .set((eb) => ({ revision: eb('revision', '+', 1) }))
+    .where('id', '=', workspaceId)
+    .returning('revision')
+    .executeTakeFirst();
+  return row === undefined ? undefined : Number(row.revision);
+}
+
+/**
+ * Changes logged per statement, with a turn of the event loop between pages: SQLite's driver is
+ * synchronous, so the log of a write of 200,000 texts in one go would hold the loop for seconds.
+ */
+const CHANGE_PAGE = 2_000;
+
+const sameRecord = (a: Change, b: Change) => a.ref === b.ref && a.kind === b.kind && a.developerId === b.developerId;
+
+/** Logs the changes a page at a time; a page never splits one record's changes, so the rows are the same. */
+async function recordChanges(trx: Transaction<Database>, logged: LoggedChanges): Promise<void> {
+  const { changes } = logged;
+  if (changes.length <= CHANGE_PAGE) return insertChanges(trx, logged);
+  let start = 0;
+  while (start < changes.length) {
+    let end = Math.min(changes.length, start + CHANGE_PAGE);
+    while (end < changes.length && sameRecord(changes[end - 1] as Change, changes[end] as Change)) end += 1;
+    await insertChanges(trx, { ...logged, changes: changes.slice(start, end) });
+    start = end;
+    if (start < changes.length) await nextTurn();
+  }
+}
+
+/** The change log's stored columns (besides its id), as written and as backed up. */
+export const CHANGE_COLUMNS = [
+  'workspace_id',
+  'at',
+  'actor',
+  'key_id',
+  'kind',
+  'record_ref',
+  'developer_id',
+  'variant_id',
+  'action',
+  'fields',
+  'revision',
+] as const;
+
+/** The changes of one write, with who made it, when it committed and the revision it made. */
+interface LoggedChanges {
+  scope: WriteScope;
+  changes: readonly Change[];
+  at: string;
+  /** Null for a write that made no revision. */
+  revision?: number | null;
+}
+
+/** Writes a write's changes, a row per record (see `storedRows`). */
+async function insertChanges(trx: Transaction<Database>, logged: LoggedChanges): Promise<void> {
+  const { scope, changes, at, revision = null } = logged;
+  const { workspaceId, actor } = scope;
+  await bulkInsert(
+    trx,
+    'changes',
+    CHANGE_COLUMNS,
+    storedRows(changes).map(({ first: c, fields }) => [
+      workspaceId,
+      at,
+      actor.email,
+      actor.keyId,
+      c.kind,
+      c.ref,
+      c.developerId,
+      c.variantId,
+      c.action,
+      fields,
+      revision,
+    ]),
+  );
 }

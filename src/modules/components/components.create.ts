@@ -35,20 +35,20 @@ export function checkNewComponents(
   tree: FolderTree,
   existing: ExistingComponents,
 ): PlannedComponent[] {
-  const rules = {
+  const planned = checkNewTexts(inputs, context, existing, {
     field: 'components',
     // The name, else the text as stored (plain text for rich text).
     slugOf: (input: NewComponentInput) => slugify(input.name ?? nameFromText(storedText(context, input.text).text)),
     alreadyExists,
-  };
-  const planned = checkNewTexts(inputs, context, existing, rules, (input, at) => {
-    let folderId: number | null = null;
-    if (input.folderId !== undefined && input.folderId !== null && input.folderId !== 'root') {
-      const folder = tree.byDeveloperId(input.folderId);
-      if (!folder) throw badRequest(`${at}.folderId: Folder id not found: ${input.folderId}`);
-      folderId = folder.id;
-    }
-    return { folderId, name: input.name ?? input.developerId ?? null };
+    own: (input, at) => {
+      let folderId: number | null = null;
+      if (input.folderId !== undefined && input.folderId !== null && input.folderId !== 'root') {
+        const folder = tree.byDeveloperId(input.folderId);
+        if (!folder) throw badRequest(`${at}.folderId: Folder id not found: ${input.folderId}`);
+        folderId = folder.id;
+      }
+      return { folderId, name: input.name ?? input.developerId ?? null };
+    },
   });
   // Without a name or developer ID, the name comes from the text as stored.
   for (const p of planned) p.name ??= nameFromText(p.text) || p.developerId;

@@ -32,9 +32,12 @@ export async function publishTextItem(
   trx: Executor,
   workspaceId: number,
   input: PublishInput,
-  loadFolderTree: (trx: Executor, workspaceId: number) => Promise<FolderTree>,
-  lookupsFor: (trx: Executor, workspaceId: number, entities: readonly TextEntity[]) => Promise<FieldLookups>,
+  reads: {
+    loadFolderTree: (trx: Executor, workspaceId: number) => Promise<FolderTree>;
+    lookupsFor: (trx: Executor, workspaceId: number, entities: readonly TextEntity[]) => Promise<FieldLookups>;
+  },
 ): Promise<{ developerId: string; changes: Change[] }> {
+  const { loadFolderTree, lookupsFor } = reads;
   const id = input.textItemId;
   const [item] = await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', [id]);
   if (!item) throw notFound(`1 text item with developer ID ${id} not found`);
@@ -61,7 +64,7 @@ export async function publishTextItem(
     [{ kind: 'component', ...carriedOver(item), name: input.name ?? id, folderId }],
     at,
   )) as [Component];
-  await updateTextFields(trx, workspaceId, [item.id], { componentId: component.id }, at);
+  await updateTextFields(trx, workspaceId, { ids: [item.id], changes: { componentId: component.id }, updatedAt: at });
   // The component is `published`; its first instance records its new link.
   const linked: TextItem = { ...item, componentId: component.id };
   const lookups = await lookupsFor(trx, workspaceId, [component, linked]);

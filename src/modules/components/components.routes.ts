@@ -2,7 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { principalOf, scopeOf } from '../../http/auth.js';
+import { sendContentAddressed } from '../../http/cache/index.js';
 import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import { hasRelease } from '../releases/releases.service.js';
 import { IfMatchHeader, parseIfMatch } from '../texts/index.js';
 import { ComponentRecord, componentSchemas, ListQuery, PublishBody } from './components.schemas.js';
 import type { ComponentsService } from './components.service.js';
@@ -17,7 +19,8 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ components: Component
     '/components',
     {
       // Wrapped by the HTTP cache (src/http/cache/index.ts): ETag, 304, kept bytes, one rendering per burst.
-      config: { cache: true },
+      // With `release=`, the handler answers the release's bytes under an ETag that hashes them.
+      config: { cache: true, ownEtag: hasRelease },
       schema: {
         tags: ['components'],
         summary: 'List components: one record per base text, variant value and plural form',
@@ -29,6 +32,13 @@ export const componentsRoutes: FastifyPluginAsyncTypebox<{ components: Component
     },
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
+      if (request.query.release !== undefined) {
+        return sendContentAddressed(
+          request,
+          reply,
+          await components.releaseListBody(workspaceId, request.query, limits.filterIds),
+        );
+      }
       const body = await components.listBody(workspaceId, revision, request.query, limits.filterIds);
       // Bytes already written: the response schema only documents them (why: docs/components.md, Performance).
       return reply.type('application/json; charset=utf-8').send(body as never);

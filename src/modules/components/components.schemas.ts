@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import type { Limits } from '../../config.js';
-import { DeveloperId, Nullable } from '../../http/schemas.js';
+import { Nullable } from '../../http/schemas.js';
 import {
   contentSchemas,
   PLURAL_FORMS,
@@ -39,6 +39,13 @@ export const ListQuery = Type.Object({
         'URL-encoded JSON: `folders` [{ id, excludeNestedFolders? }] (`root` for root-level), `variants` [{ id }] (`base`, `all`), `statuses`, `tags` { values, operator? }, `assignee` (email or null), `integrated`',
     }),
   ),
+  release: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'Name of a release: read its frozen texts instead of the current ones (docs/releases.md)',
+    }),
+  ),
   richText: RichTextQuery,
   withEtag: WithEtagQuery,
   withTranslationState: WithTranslationStateQuery,
@@ -54,21 +61,11 @@ export function componentSchemas(limits: Limits) {
 
   const NewComponent = Type.Object(
     {
-      developerId: Type.Optional(DeveloperId),
+      ...c.NewFields,
       name: Type.Optional(
         Type.String({ minLength: 1, description: 'Defaults to the developer ID, else to the text (64 characters)' }),
       ),
-      text: c.Text,
-      notes: Type.Optional(c.Notes),
-      tags: Type.Optional(c.Tags),
-      status: Type.Optional(c.Status),
-      assignee: Type.Optional(c.Assignee),
-      characterLimit: Type.Optional(c.CharacterLimit),
-      integrated: Type.Optional(Type.Boolean()),
       folderId: Type.Optional(FolderId),
-      variables: Type.Optional(c.Variables),
-      plurals: Type.Optional(c.Plurals),
-      variants: Type.Optional(Type.Array(c.VariantValue, { maxItems: limits.batchItems })),
     },
     { additionalProperties: false },
   );
@@ -80,7 +77,6 @@ export function componentSchemas(limits: Limits) {
 
   const ComponentUpdate = Type.Object(
     {
-      developerId: DeveloperId,
       ...c.UpdateFields,
       name: Type.Optional(Type.String({ minLength: 1, description: 'The component’s new name' })),
       folderId: Type.Optional(FolderId),

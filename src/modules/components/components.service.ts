@@ -2,9 +2,11 @@ import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
+import type { ContentAddressedBody } from '../../http/cache/index.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { Change, PlannedWrite, WriteScope } from '../changes/index.js';
 import type { FoldersService } from '../folders/folders.service.js';
+import type { ReleasesService } from '../releases/releases.service.js';
 import {
   assertDistinctCreateIds,
   assertIfMatch,
@@ -48,6 +50,8 @@ const ROOT = 'root';
 const FILTER_KEYS: readonly FilterKey[] = ['folders', 'variants', 'statuses', 'tags', 'assignee', 'integrated'];
 
 export interface ComponentsDeps extends TextsServiceDeps {
+  /** The reads of releases (`release=`). */
+  releases: Pick<ReleasesService, 'records'>;
   folders: Pick<FoldersService, 'loadFolderTree'>;
 }
 
@@ -129,7 +133,7 @@ export function createComponentsService(deps: ComponentsDeps) {
     const userIds = await deps.accounts.userIdsByEmail(scope.workspaceId);
     await writes.write(scope, async (trx) => {
       const ids = input.updates.map((u) => u.developerId);
-      await assertIfMatch(trx, scope.workspaceId, 'component', ids, ifMatch);
+      await assertIfMatch(trx, scope.workspaceId, { kind: 'component', developerIds: ids }, ifMatch);
       return updatesIn(trx, scope.workspaceId, input, userIds);
     });
   }
@@ -154,7 +158,7 @@ export function createComponentsService(deps: ComponentsDeps) {
     const { workspaceId } = scope;
     assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
     await writes.write(scope, async (trx) => {
-      const entities = await requireTexts(trx, workspaceId, 'component', developerIds, componentNotFound);
+      const entities = await requireTexts(trx, workspaceId, { kind: 'component', developerIds }, componentNotFound);
       const lookups = await deps.texts.lookupsFor(trx, workspaceId, entities);
       const detached = await detachInstances(trx, workspaceId, entities);
       const instanceLookups = await deps.texts.lookupsFor(
@@ -180,13 +184,10 @@ export function createComponentsService(deps: ComponentsDeps) {
     return insertingTexts(
       () =>
         writes.write(scope, async (trx) => {
-          const { developerId, changes } = await publishTextItem(
-            trx,
-            scope.workspaceId,
-            input,
-            deps.folders.loadFolderTree,
-            deps.texts.lookupsFor,
-          );
+          const { developerId, changes } = await publishTextItem(trx, scope.workspaceId, input, {
+            loadFolderTree: deps.folders.loadFolderTree,
+            lookupsFor: deps.texts.lookupsFor,
+          });
           return { changes, result: developerId };
         }),
       'Component already exists in workspace',
@@ -207,7 +208,10 @@ export function createComponentsService(deps: ComponentsDeps) {
     maxFilterIds: number,
   ): Promise<Buffer> {
     const textQuery = listQuery(query, maxFilterIds);
-    return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
+    return deps.reader.records(workspaceId, revision, textQuery, {
+      richText: query.richText ?? null,
+      etags: query.withEtag === true,
+    });
   }
 
   /** GET /components as sent: the bytes of a small list, a large one as a stream read page by page. */
@@ -218,11 +222,26 @@ export function createComponentsService(deps: ComponentsDeps) {
     maxFilterIds: number,
   ): Promise<Buffer | Readable> {
     const textQuery = listQuery(query, maxFilterIds);
-    return deps.reader.recordStream(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
+    return deps.reader.recordStream(workspaceId, revision, textQuery, {
+      richText: query.richText ?? null,
+      etags: query.withEtag === true,
+    });
+  }
+
+  /** GET with `release=`: the release's frozen records, content-addressed (docs/releases.md). */
+  function releaseListBody(
+    workspaceId: number,
+    query: ListComponentsQuery,
+    maxFilterIds: number,
+  ): Promise<ContentAddressedBody> {
+    return deps.releases.records(workspaceId, query.release as string, listQuery(query, maxFilterIds), {
+      richText: query.richText ?? null,
+      etags: query.withEtag === true,
+    });
   }
 
   // `createIn` and `updatesIn`: a POST's or PATCH's write inside the caller's write (a restore).
-  return { list, listBody, create, update, remove, publish, importIn, createIn, updatesIn };
+  return { list, listBody, releaseListBody, create, update, remove, publish, importIn, createIn, updatesIn };
 }
 
 export type ComponentsService = ReturnType<typeof createComponentsService>;

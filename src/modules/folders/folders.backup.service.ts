@@ -40,9 +40,7 @@ export function foldersRestorer(maps: IdMaps): TableRestorer {
         if (siblings.has(key)) {
           const under = row.parent_id == null ? 'the library root' : `folder ${String(row.parent_id)}`;
           throw rowError(
-            'folders',
-            first + i,
-            row,
+            { table: 'folders', index: first + i, row },
             'name',
             `'${String(row.name)}' is the name of another folder under ${under}`,
           );

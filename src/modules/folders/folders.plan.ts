@@ -1,18 +1,14 @@
 import { badRequest, conflict } from '../../http/errors.js';
 import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
+import type { NewFolderInput } from './folders.schemas.js';
 import type { FolderTree } from './folders.tree.js';
+
+export type { NewFolderInput };
 
 /** Reserved: in filters and moves it names the library root, never a folder. */
 export const ROOT_FOLDER_ID = 'root';
 
 export const folderNotFound = (developerId: string) => `Folder id not found: ${developerId}`;
-
-export interface NewFolderInput {
-  name: string;
-  developerId?: string;
-  /** A folder that exists, or one created earlier in the same request; null, omitted or `root`: the library root. */
-  parentId?: string | null;
-}
 
 export interface PlannedFolder {
   developerId: string;

@@ -2,16 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import {
-  batchBody,
-  DEVELOPER_ID_PATTERN,
-  DeveloperId,
-  DeveloperIds,
-  developerIdsBody,
-  Nullable,
-  Success,
-  withErrors,
-} from '../../http/schemas.js';
+import { DeveloperIds, developerIdsBody, Nullable, Success, withErrors } from '../../http/schemas.js';
+import { createBody, updateBody } from './folders.schemas.js';
 import type { FoldersService } from './folders.service.js';
 
 export const Folder = Type.Object({
@@ -21,50 +13,6 @@ export const Folder = Type.Object({
     Type.String({ description: 'Developer ID of the parent folder; null directly under the library root' }),
   ),
 });
-
-const createBody = (maxItems: number) =>
-  batchBody(
-    'folders',
-    {
-      name: Type.String({ minLength: 1, maxLength: 200, description: 'Unique among the folders of one parent' }),
-      developerId: Type.Optional(DeveloperId),
-      parentId: Type.Optional(
-        Nullable(
-          Type.String({
-            description:
-              'Developer ID of an existing folder or of one created earlier in this request; null or `root` for the library root',
-          }),
-        ),
-      ),
-    },
-    maxItems,
-  );
-
-const updateBody = (maxItems: number) =>
-  batchBody(
-    'updates',
-    {
-      developerId: DeveloperId,
-      name: Type.Optional(
-        Type.String({ minLength: 1, maxLength: 200, description: 'New name, unique among the folders of its parent' }),
-      ),
-      parentId: Type.Optional(
-        Nullable(
-          Type.String({
-            description:
-              'Developer ID of the folder to move it into (as it is before this request); null or `root` for the library root. Not the folder itself nor one below it',
-          }),
-        ),
-      ),
-      newDeveloperId: Type.Optional(
-        Type.String({
-          pattern: DEVELOPER_ID_PATTERN,
-          description: 'A new developer ID, not held by another folder; the folder keeps its history',
-        }),
-      ),
-    },
-    maxItems,
-  );
 
 export const foldersRoutes: FastifyPluginAsyncTypebox<{ folders: FoldersService; limits: Limits }> = async (
   app,

@@ -1,14 +1,9 @@
 import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { folderNotFound, ROOT_FOLDER_ID } from './folders.plan.js';
+import type { FolderUpdateInput } from './folders.schemas.js';
 import type { FolderRef, FolderTree } from './folders.tree.js';
 
-export interface FolderUpdateInput {
-  developerId: string;
-  name?: string;
-  /** A folder's developer ID (as it is before this request), or null / `root` for the library root. */
-  parentId?: string | null;
-  newDeveloperId?: string;
-}
+export type { FolderUpdateInput };
 
 /** One folder as an update leaves it. */
 export interface PlannedFolderUpdate {

@@ -65,6 +65,24 @@ export interface SlicePlan {
 
 const DEVELOPER_ID = new RegExp(DEVELOPER_ID_PATTERN);
 
+/** Where one slice's plan goes, with the texts of its keys that exist. */
+interface SliceWrites {
+  /** The texts of the slice's keys that exist, by developer ID. */
+  entities: ReadonlyMap<string, TextEntity>;
+  /** The texts to create. */
+  create: NewContent[];
+  /** The updates, a batch by variant developer ID (`''` the base text). */
+  updates: Map<string, { variantId?: string; updates: ContentUpdate[] }>;
+}
+
+/** What one key's plan notes for the answer: the values it changes, and its skips. */
+interface KeyNotes {
+  /** The values the key changes, before and after. */
+  noted: ImportValueChange[];
+  /** Takes each of its skips, into the report. */
+  skipped: (skip: ImportSkip) => void;
+}
+
 /** A key the parser skipped (a value of it): its part of `keys[]` is held until the end. */
 interface HeldKey {
   action: ImportKey['action'];
@@ -116,7 +134,7 @@ export function createPlanner(input: PlanInput, parserSkips: readonly ParserSkip
         report.add('skipped', JSON.stringify(skip));
         reasons.push(reasonOf(skip));
       };
-      const action = planKey(fileKey, entities, create, updates, changes, skipped);
+      const action = planKey(fileKey, { entities, create, updates }, { noted: changes, skipped });
       const entry = held.get(fileKey.key);
       if (entry) {
         entry.action = action;
@@ -130,11 +148,8 @@ export function createPlanner(input: PlanInput, parserSkips: readonly ParserSkip
   /** One key: what it writes (into `create` and `updates`), what it changes, and its action. */
   function planKey(
     { key, values: columnValues }: FileKey,
-    entities: ReadonlyMap<string, TextEntity>,
-    create: NewContent[],
-    updates: Map<string, { variantId?: string; updates: ContentUpdate[] }>,
-    noted: ImportValueChange[],
-    skipped: (skip: ImportSkip) => void,
+    { entities, create, updates }: SliceWrites,
+    { noted, skipped }: KeyNotes,
   ): ImportKey['action'] {
     const values = columnValues.map(({ column, value }) => ({ column: input.columns[column]!, value }));
     if (input.skip?.has(key)) {
@@ -178,9 +193,13 @@ export function createPlanner(input: PlanInput, parserSkips: readonly ParserSkip
         }
         return 'skip';
       }
-      for (const change of valueChanges(null, null, base, true)) noted.push(change);
+      for (const change of valueChanges({ variant: null, current: null, value: base, withPlurals: true })) {
+        noted.push(change);
+      }
       for (const { column, value } of variantValues) {
-        for (const change of valueChanges(column.variant, null, value, true)) noted.push(change);
+        for (const change of valueChanges({ variant: column.variant, current: null, value, withPlurals: true })) {
+          noted.push(change);
+        }
       }
       create.push({
         developerId: key,
@@ -215,7 +234,8 @@ export function createPlanner(input: PlanInput, parserSkips: readonly ParserSkip
         : entity;
       const update = contentUpdate(key, current, value, column.carriesPlurals);
       if (update === null) continue;
-      for (const change of valueChanges(column.variant, current, value, update.plurals !== undefined, update)) {
+      const withPlurals = update.plurals !== undefined;
+      for (const change of valueChanges({ variant: column.variant, current, value, withPlurals, update })) {
         noted.push(change);
       }
       updates.get(column.variant?.developerId ?? '')!.updates.push({ ...update, ...(variables && { variables }) });
@@ -249,14 +269,22 @@ export function createPlanner(input: PlanInput, parserSkips: readonly ParserSkip
 const pluralsText = (plurals: readonly { form: string; text: string }[] | null | undefined) =>
   (plurals ?? []).map((p) => `${p.form}: ${p.text}`).join('\n');
 
+/** One column's value of a key, as it is and as the file has it. */
+interface ColumnValue {
+  /** The column's variant, null for the base text. */
+  variant: ImportColumn['variant'];
+  /** The value as it is, null for a text not created yet. */
+  current: TextValue | null;
+  /** The file's value. */
+  value: ParsedText;
+  /** Whether the plurals are listed too. */
+  withPlurals: boolean;
+  /** The update of a text that exists: only the text and notes it writes are listed. */
+  update?: ContentUpdate;
+}
+
 /** The values a key's import changes in one column, as text before and after. */
-function valueChanges(
-  variant: ImportColumn['variant'],
-  current: TextValue | null,
-  value: ParsedText,
-  withPlurals: boolean,
-  update?: ContentUpdate,
-): ImportValueChange[] {
+function valueChanges({ variant, current, value, withPlurals, update }: ColumnValue): ImportValueChange[] {
   const of = variant ? { variantId: variant.developerId } : {};
   const out: ImportValueChange[] = [];
   if (!update || (update.text !== undefined && current?.text !== value.text)) {

@@ -6,9 +6,9 @@ import type { Limits } from '../../config.js';
 import { decodeUpload, UploadEncodingError } from '../../formats/parsers/decode.js';
 import { IMPORT_FORMATS } from '../../formats/parsers/index.js';
 import { scopeOf } from '../../http/auth.js';
+import { bodyOf } from '../../http/cache/index.js';
 import { badRequest } from '../../http/errors.js';
 import { Nullable, withErrors } from '../../http/schemas.js';
-import { bodyOf } from '../../shared/chunked-body.js';
 import type { ImportsService } from './imports.service.js';
 import type { ImportRequest } from './imports.types.js';
 

@@ -6,6 +6,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import type { Limits } from '../../config.js';
 import type { Database, Executor } from '../../db/schema.js';
+import { onWriteThread } from '../../db/write-thread.js';
 import { MalformedFile } from '../../formats/parsers/index.js';
 import { badRequest } from '../../http/errors.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
@@ -44,6 +45,17 @@ type Destination =
   | { kind: 'text_item'; projectId: string; projectRowId: number; blockId?: string }
   | { kind: 'component'; folderId?: string };
 
+/** One import's run: the request, its limits, the report it goes into, and how it is written. */
+interface ImportRun {
+  request: ImportRequest;
+  /** The content limits an import's texts keep. */
+  limits: ContentLimits;
+  /** Where the answer goes, a slice of keys at a time. */
+  report: ImportReportWriter;
+  /** Writes one slice's plan to the destination; null for a dry run, which writes nothing. */
+  write: ((target: Destination, slice: SlicePlan) => Promise<void>) | null;
+}
+
 export function createImportsService(deps: ImportsDeps) {
   const { db, writes } = deps;
 
@@ -76,14 +88,8 @@ export function createImportsService(deps: ImportsDeps) {
    * existing texts are read, its plan made, written and its part of the answer put in the report
    * before the next slice is taken from the parse, so memory holds a slice, never the file's plan.
    */
-  async function run(
-    executor: Executor,
-    workspaceId: number,
-    request: ImportRequest,
-    limits: ContentLimits,
-    report: ImportReportWriter,
-    write: ((target: Destination, slice: SlicePlan) => Promise<void>) | null,
-  ): Promise<void> {
+  async function run(executor: Executor, workspaceId: number, job: ImportRun): Promise<void> {
+    const { request, limits, report, write } = job;
     const target = await destination(executor, workspaceId, request);
     const [variants, variables, language] = await Promise.all([
       deps.variants.listVariants(executor, workspaceId),
@@ -136,47 +142,52 @@ export function createImportsService(deps: ImportsDeps) {
     const report = new ImportReportWriter(request.dryRun === true);
     try {
       if (request.dryRun) {
-        await run(db, workspaceId, request, limits, report, null);
+        await run(db, workspaceId, { request, limits, report, write: null });
         return report;
       }
       // Outside the transaction: the accounts service reads on its own connection.
       const userIds = await deps.accounts.userIdsByEmail(workspaceId);
       const richText = request.richText === 'html' ? { richText: 'html' as const } : {};
-      return await writes.write(scope, async (trx, progress) => {
-        // Each slice checked and written by the services' own rules, inside the one transaction: a
-        // slice that fails leaves nothing of the import written. Each part's changes go into the
-        // change log as soon as it is written, so that memory holds one part's, never the file's.
-        const writeSlice = async (target: Destination, slice: SlicePlan) => {
-          const parts: WritePart[] = [];
-          if (slice.create.length > 0) parts.push({ create: slice.create, updates: [] });
-          for (const batch of slice.updates) if (batch.updates.length > 0) parts.push({ create: [], updates: [batch] });
-          for (const part of parts) {
-            const written =
-              target.kind === 'text_item'
-                ? await deps.textItems.importIn(trx, workspaceId, userIds, {
-                    projectId: target.projectId,
-                    create: part.create.map((c) => ({
-                      ...c,
-                      ...(target.blockId !== undefined && { blockId: target.blockId }),
-                    })),
-                    updates: part.updates,
-                    ...richText,
-                  })
-                : await deps.components.importIn(trx, workspaceId, userIds, {
-                    create: part.create.map((c) => ({
-                      ...c,
-                      ...(target.folderId !== undefined && { folderId: target.folderId }),
-                    })),
-                    updates: part.updates,
-                    ...richText,
-                  });
-            await progress.record(written);
-            await nextTurn();
-          }
-        };
-        await run(trx, workspaceId, request, limits, report, writeSlice);
-        return { changes: [], result: report };
-      });
+      // On SQLite the transaction runs on the write thread: its statements and its commit (which
+      // for 200,000 keys reads back hundreds of megabytes of log) do not hold the event loop.
+      return await onWriteThread(() =>
+        writes.write(scope, async (trx, progress) => {
+          // Each slice checked and written by the services' own rules, inside the one transaction: a
+          // slice that fails leaves nothing of the import written. Each part's changes go into the
+          // change log as soon as it is written, so that memory holds one part's, never the file's.
+          const writeSlice = async (target: Destination, slice: SlicePlan) => {
+            const parts: WritePart[] = [];
+            if (slice.create.length > 0) parts.push({ create: slice.create, updates: [] });
+            for (const batch of slice.updates)
+              if (batch.updates.length > 0) parts.push({ create: [], updates: [batch] });
+            for (const part of parts) {
+              const written =
+                target.kind === 'text_item'
+                  ? await deps.textItems.importIn(trx, workspaceId, userIds, {
+                      projectId: target.projectId,
+                      create: part.create.map((c) => ({
+                        ...c,
+                        ...(target.blockId !== undefined && { blockId: target.blockId }),
+                      })),
+                      updates: part.updates,
+                      ...richText,
+                    })
+                  : await deps.components.importIn(trx, workspaceId, userIds, {
+                      create: part.create.map((c) => ({
+                        ...c,
+                        ...(target.folderId !== undefined && { folderId: target.folderId }),
+                      })),
+                      updates: part.updates,
+                      ...richText,
+                    });
+              await progress.record(written);
+              await nextTurn();
+            }
+          };
+          await run(trx, workspaceId, { request, limits, report, write: writeSlice });
+          return { changes: [], result: report };
+        }),
+      );
     } catch (error) {
       report.close();
       throw error;
@@ -206,10 +217,11 @@ export type ImportsService = ReturnType<typeof createImportsService>;
 
 /**
  * What one call of the services writes: a slice's creates, or one batch of its updates, at most
- * `SLICE_KEYS` (500) texts. On SQLite a part is one synchronous block of the event loop (the
- * driver does not wait on anything, and the awaits between its statements are microtasks, which
- * run before any other request): 500 keys, with their change log, take 10 to 40 ms on a busy
- * machine (2,000 took 100 to 400), and other requests are answered between parts.
+ * `SLICE_KEYS` (500) texts. Its statements run on the write thread (SQLite) or the database
+ * (PostgreSQL); the event loop holds the part's own work between them, and a turn of the event
+ * loop follows each part. When the statements ran on the event loop (SQLite's driver never
+ * waits), a part was one block of it: 500 keys took 10 to 40 ms on a busy machine, 2,000 took
+ * 100 to 400.
  */
 interface WritePart {
   create: NewContent[];

@@ -1,6 +1,5 @@
 import { describeVariable } from '../../formats/legacy/index.js';
-import { nextTurn } from '../../shared/next-turn.js';
-import type { TextQuery, TextSelection } from '../texts/index.js';
+import { usedVariantIds } from '../texts/index.js';
 import { LIBRARY_ID, LIBRARY_NAME, type Reach, requireSources } from './legacy.access.js';
 import type { LegacyReadDeps, Reader } from './legacy.deps.js';
 
@@ -17,26 +16,24 @@ export function createLegacyLists(deps: LegacyReadDeps, reach: (workspaceId: num
       return library ? [{ id: LIBRARY_ID, name: LIBRARY_NAME }, ...list] : list;
     },
 
-    /** GET /variants: every variant, or those with text in the given projects. */
+    /** GET /variants: every variant, or those with a value in the given projects (see `usedVariantIds`). */
     async variantList(reader: Reader, projectIds: readonly string[] | null) {
       const variants = await deps.variants.listVariants(db, reader.workspaceId);
       let shown = variants;
       if (projectIds !== null) {
         const sources = requireSources(await reach(reader.workspaceId), projectIds);
-        const projects = sources.flatMap((s) => (s.kind === 'project' ? [s.project.developerId] : []));
-        const used = new Set<number>();
-        // Read page by page (a turn of the event loop between pages), keeping only the variant ids.
-        const collect = async (query: TextQuery) => {
-          for await (const page of await deps.texts.pages(db, reader.workspaceId, query)) {
-            for (const entity of page.entities) {
-              for (const value of (page as TextSelection).select(entity)?.variants ?? []) used.add(value.variantId);
-            }
-            await nextTurn();
-          }
-        };
-        if (projects.length > 0) await collect({ kind: 'text_item', filter: { projects, variants: ['all'] } });
-        if (sources.some((s) => s.kind === 'library'))
-          await collect({ kind: 'component', filter: { variants: ['all'] } });
+        const used =
+          variants.length === 0
+            ? new Set<number>()
+            : await usedVariantIds(
+                db,
+                reader.workspaceId,
+                variants.map((v) => v.id),
+                {
+                  containerIds: sources.flatMap((s) => (s.kind === 'project' ? [s.project.id] : [])),
+                  library: sources.some((s) => s.kind === 'library'),
+                },
+              );
         shown = variants.filter((v) => used.has(v.id));
       }
       return shown.map((v) => ({ apiID: v.developerId, name: v.name, description: v.description }));

@@ -1,9 +1,9 @@
 import type { Executor } from '../../db/schema.js';
 import type { LegacyText } from '../../formats/legacy/index.js';
+import { bodyOf } from '../../http/cache/index.js';
 import { badRequest, notFound } from '../../http/errors.js';
-import { bodyOf } from '../../shared/chunked-body.js';
 import { nextTurn } from '../../shared/next-turn.js';
-import { buildDocument } from '../exports/exports.service.js';
+import { buildDocument, fileFormats } from '../exports/exports.service.js';
 import { folderNotFound } from '../folders/folders.service.js';
 import {
   type Component,
@@ -28,9 +28,25 @@ import type { LegacyReadDeps, Reader } from './legacy.deps.js';
 import { createLegacyLists } from './legacy.lists.js';
 import { legacySelection, legacyTexts } from './legacy.records.js';
 import { embedded, exportOptions, type LegacyBody, renderBody } from './legacy.render.js';
-import { bodyEnds, memberJson, projectWriter, WRITTEN_FORMATS, writableBlocks, writableKey } from './legacy.written.js';
+import {
+  bodyEnds,
+  entryWriter,
+  FILE_FORMATS,
+  keyedFormat,
+  memberJson,
+  projectWriter,
+  WRITTEN_FORMATS,
+  writableBlocks,
+  writableKey,
+} from './legacy.written.js';
 
 export type { LegacyReadDeps, Reader };
+
+/** The content type of the JSON bodies. */
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** No texts: what a file's header is built from. */
+const NOTHING: TextSelection = { entities: [], select: () => null };
 
 /** Bytes of JSON gathered before they are handed on. */
 const CHUNK_BYTES = 64 * 1024;
@@ -99,17 +115,33 @@ export function createLegacyReader(deps: LegacyReadDeps) {
 
   type Context = Awaited<ReturnType<typeof fetchContext>>;
 
+  /** One fetch, as each of its bodies is built from it. */
+  interface Fetch {
+    /** The workspace and revision read. */
+    reader: Reader;
+    /** The fetch's parameters. */
+    params: FetchParams;
+    /** What `fetchContext` found for them. */
+    context: Context;
+  }
+
+  /** Which of the selected texts a body holds, and what it writes of each besides its text. */
+  interface Shown {
+    /** The texts kept; none: every selected text. */
+    keep: ((entity: TextEntity) => boolean) | undefined;
+    /** A text's component or block. */
+    extra: (entity: TextEntity) => Pick<LegacyText, 'component' | 'block'>;
+  }
+
   function body(
-    params: FetchParams,
-    context: Context,
+    { params, context }: Fetch,
     selection: TextSelection,
-    keep: ((entity: TextEntity) => boolean) | undefined,
-    extra: (entity: TextEntity) => Pick<LegacyText, 'component' | 'block'>,
+    { keep, extra }: Shown,
     header: { id: string; name: string; library: boolean },
   ): LegacyBody {
     const { variant, variables, locale } = context;
     const legacy = legacySelection(selection, { variantId: variant?.id ?? null, status: params.status, keep });
-    const document = buildDocument(legacy, variant, variables, locale, exportOptions(params.format));
+    const document = buildDocument(legacy, { variant, variables, locale, options: exportOptions(params.format) });
     return renderBody({
       format: params.format,
       texts: legacyTexts(legacy, document, extra),
@@ -119,7 +151,10 @@ export function createLegacyReader(deps: LegacyReadDeps) {
     });
   }
 
-  /** What a project fetch reads besides the texts: its filter, its blocks, its scope and the block of a text. */
+  /**
+   * What a project fetch reads besides the texts: the project, its filter, its blocks, its scope
+   * and the block of a text.
+   */
   async function projectScope(reader: Reader, project: ProjectSource, params: FetchParams, context: Context) {
     const filter: ParsedFilter = { ...context.filter, projects: [project.developerId] };
     const blocks = await deps.blocks.loadBlocks(db, reader.workspaceId, [project.id]);
@@ -130,22 +165,18 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       const { blockId } = entity as TextItem;
       return { block: blockId === null ? null : (blocks.get(blockId)?.name ?? null) };
     };
-    return { filter, blocks: [...blocks.values()], keep, extra };
+    return { project, filter, blocks: [...blocks.values()], keep, extra };
   }
 
   type ProjectScope = Awaited<ReturnType<typeof projectScope>>;
 
-  async function projectBody(
-    reader: Reader,
-    project: ProjectSource,
-    params: FetchParams,
-    context: Context,
-    scope: ProjectScope,
-  ) {
+  async function projectBody(fetch: Fetch, scope: ProjectScope) {
+    const { reader } = fetch;
+    const { project } = scope;
     const query = { kind: 'text_item' as const, filter: scope.filter, sort: 'project_order' as const };
     const selection = await deps.texts.select(reader.workspaceId, reader.revision, query);
     const header = { id: project.developerId, name: project.name, library: false };
-    return body(params, context, selection, scope.keep, scope.extra, header);
+    return body(fetch, selection, scope, header);
   }
 
   /**
@@ -154,6 +185,7 @@ export function createLegacyReader(deps: LegacyReadDeps) {
    */
   async function written(
     parts: (executor: Executor) => Promise<AsyncIterable<string> | null>,
+    contentType = JSON_TYPE,
   ): Promise<LegacyBody | null> {
     const snapshot = deps.snapshot ? await deps.snapshot() : { db, close: async () => {} };
     try {
@@ -162,7 +194,7 @@ export function createLegacyReader(deps: LegacyReadDeps) {
         await snapshot.close();
         return null;
       }
-      return { written: await bodyOf(inChunks(chosen), () => snapshot.close()) };
+      return { written: await bodyOf(inChunks(chosen), () => snapshot.close()), contentType };
     } catch (error) {
       await snapshot.close();
       throw error;
@@ -174,7 +206,6 @@ export function createLegacyReader(deps: LegacyReadDeps) {
    * (`writableKey`): a first pass over the keys only.
    */
   async function writableKeys(executor: Executor, workspaceId: number, query: TextQuery, params: FetchParams) {
-    if (!WRITTEN_FORMATS.has(params.format)) return false;
     for await (const keys of await deps.texts.keys(executor, workspaceId, query)) {
       // Leaving the loop ends the pages (and a PostgreSQL cursor) before the snapshot closes.
       if (!keys.every((key) => writableKey(params.format, key.developerId))) return false;
@@ -186,12 +217,11 @@ export function createLegacyReader(deps: LegacyReadDeps) {
   /** A component fetch's parts, page by page (see `writableKeys` for when it may be written so). */
   async function* componentParts(
     executor: Executor,
-    workspaceId: number,
+    { reader, params, context }: Fetch,
     query: { kind: 'component'; filter: ParsedFilter },
-    params: FetchParams,
-    context: Context,
-    extra: (entity: TextEntity) => Pick<LegacyText, 'component' | 'block'>,
+    extra: Shown['extra'],
   ): AsyncGenerator<string> {
+    const { workspaceId } = reader;
     const { variant, variables, locale } = context;
     const ends = bodyEnds(params.format, { id: LIBRARY_ID, name: LIBRARY_NAME, exportedAt: new Date().toISOString() });
     const rules = { variantId: variant?.id ?? null, status: params.status };
@@ -199,7 +229,7 @@ export function createLegacyReader(deps: LegacyReadDeps) {
     let first = true;
     for await (const page of await deps.texts.pages(executor, workspaceId, query)) {
       const legacy = legacySelection(page as TextSelection, rules);
-      const document = buildDocument(legacy, variant, variables, locale, exportOptions(params.format));
+      const document = buildDocument(legacy, { variant, variables, locale, options: exportOptions(params.format) });
       let out = '';
       for (const text of legacyTexts(legacy, document, extra)) {
         out += first ? '' : ',';
@@ -215,21 +245,45 @@ export function createLegacyReader(deps: LegacyReadDeps) {
   /** A project fetch's parts in project order, page by page (the pages of a project never hold another's). */
   async function* projectParts(
     executor: Executor,
-    workspaceId: number,
-    project: ProjectSource,
-    params: FetchParams,
-    context: Context,
+    { reader, params, context }: Fetch,
     scope: ProjectScope,
+    embedded = false,
   ): AsyncGenerator<string> {
+    const { workspaceId } = reader;
+    const { project } = scope;
     const { variant, variables, locale } = context;
-    const header = { id: project.developerId, name: project.name, exportedAt: new Date().toISOString() };
-    const writer = projectWriter(params.format, header, params.richText);
     const rules = { variantId: variant?.id ?? null, status: params.status, keep: scope.keep };
     const query = { kind: 'text_item' as const, filter: scope.filter, sort: 'project_order' as const };
+    if (FILE_FORMATS.has(params.format)) {
+      // The file's head and tail depend on the document's header only, the same for every page.
+      const options = exportOptions(params.format);
+      const writer = entryWriter(
+        params.format,
+        buildDocument(NOTHING, { variant, variables, locale, options }),
+        embedded,
+      );
+      yield writer.open;
+      for await (const page of await deps.texts.pages(executor, workspaceId, query)) {
+        const document = buildDocument(legacySelection(page as TextSelection, rules), {
+          variant,
+          variables,
+          locale,
+          options,
+        });
+        let out = '';
+        for (const entry of document.entries) out += writer.add(entry);
+        yield out;
+        await nextTurn();
+      }
+      yield writer.close();
+      return;
+    }
+    const header = { id: project.developerId, name: project.name, exportedAt: new Date().toISOString() };
+    const writer = projectWriter(params.format, header, params.richText);
     yield writer.open;
     for await (const page of await deps.texts.pages(executor, workspaceId, query)) {
       const legacy = legacySelection(page as TextSelection, rules);
-      const document = buildDocument(legacy, variant, variables, locale, exportOptions(params.format));
+      const document = buildDocument(legacy, { variant, variables, locale, options: exportOptions(params.format) });
       let out = '';
       for (const text of legacyTexts(legacy, document, scope.extra)) out += writer.add(text);
       yield out;
@@ -238,8 +292,12 @@ export function createLegacyReader(deps: LegacyReadDeps) {
     yield writer.close();
   }
 
-  /** Whether a project's body can be written page by page: its keys, and in `full` its block names. */
+  /**
+   * Whether a project's body can be written page by page: its format, and for a JSON object its
+   * keys, and in `full` its block names (the native files are written in any case).
+   */
   async function projectWritable(executor: Executor, workspaceId: number, params: FetchParams, scope: ProjectScope) {
+    if (!WRITTEN_FORMATS.has(params.format) && !FILE_FORMATS.has(params.format)) return false;
     if (
       !writableBlocks(
         params.format,
@@ -247,6 +305,7 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       )
     )
       return false;
+    if (!keyedFormat(params.format)) return true;
     return writableKeys(executor, workspaceId, { kind: 'text_item', filter: scope.filter }, params);
   }
 
@@ -256,26 +315,25 @@ export function createLegacyReader(deps: LegacyReadDeps) {
    */
   async function* sourceParts(
     executor: Executor,
-    reader: Reader,
+    fetch: Fetch,
     source: ReturnType<typeof requireSources>[number],
-    params: FetchParams,
-    context: Context,
   ): AsyncGenerator<string> {
+    const { reader, params, context } = fetch;
     if (source.kind === 'library') {
       const { extra, filter } = await componentScope(reader, context);
       const query = { kind: 'component' as const, filter };
-      if (await writableKeys(executor, reader.workspaceId, query, params)) {
-        yield* componentParts(executor, reader.workspaceId, query, params, context, extra);
+      if (WRITTEN_FORMATS.has(params.format) && (await writableKeys(executor, reader.workspaceId, query, params))) {
+        yield* componentParts(executor, fetch, query, extra);
       } else {
-        yield str(embedded(await componentsBody(reader, { kind: 'all' }, params, context)));
+        yield str(embedded(await componentsBody(fetch, { kind: 'all' })));
       }
       return;
     }
     const scope = await projectScope(reader, source.project, params, context);
     if (await projectWritable(executor, reader.workspaceId, params, scope)) {
-      yield* projectParts(executor, reader.workspaceId, source.project, params, context, scope);
+      yield* projectParts(executor, fetch, scope, true);
     } else {
-      yield str(embedded(await projectBody(reader, source.project, params, context, scope)));
+      yield str(embedded(await projectBody(fetch, scope)));
     }
   }
 
@@ -289,13 +347,8 @@ export function createLegacyReader(deps: LegacyReadDeps) {
     return { tree, extra, filter: { ...context.filter } as ParsedFilter };
   }
 
-  async function componentsBody(
-    reader: Reader,
-    scope: ComponentScope,
-    params: FetchParams,
-    context: Context,
-    write = false,
-  ): Promise<LegacyBody> {
+  async function componentsBody(fetch: Fetch, scope: ComponentScope, write = false): Promise<LegacyBody> {
+    const { reader, params, context } = fetch;
     const { tree, extra, filter } = await componentScope(reader, context);
     let keep: ((entity: TextEntity) => boolean) | undefined;
     if (scope.kind === 'folder') {
@@ -317,13 +370,13 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       const query = { kind: 'component' as const, filter };
       const body = await written(async (executor) =>
         (await writableKeys(executor, reader.workspaceId, query, params))
-          ? componentParts(executor, reader.workspaceId, query, params, context, extra)
+          ? componentParts(executor, fetch, query, extra)
           : null,
       );
       if (body) return body;
     }
     const selection = await deps.texts.select(reader.workspaceId, reader.revision, { kind: 'component', filter });
-    return body(params, context, selection, keep, extra, { id: LIBRARY_ID, name: LIBRARY_NAME, library: true });
+    return body(fetch, selection, { keep, extra }, { id: LIBRARY_ID, name: LIBRARY_NAME, library: true });
   }
 
   return {
@@ -334,17 +387,24 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       const access = await reach(reader.workspaceId);
       const [source] = requireSources(access, [developerId]);
       const context = await fetchContext(reader, params, access.baseLanguage);
-      if (source?.kind !== 'project') return componentsBody(reader, { kind: 'all' }, params, context, true);
+      const fetch: Fetch = { reader, params, context };
+      if (source?.kind !== 'project') return componentsBody(fetch, { kind: 'all' }, true);
       const { project } = source;
       const scope = await projectScope(reader, project, params, context);
-      const body = WRITTEN_FORMATS.has(params.format)
-        ? await written(async (executor) =>
-            (await projectWritable(executor, reader.workspaceId, params, scope))
-              ? projectParts(executor, reader.workspaceId, project, params, context, scope)
-              : null,
-          )
-        : null;
-      return body ?? projectBody(reader, project, params, context, scope);
+      const exported = FILE_FORMATS.get(params.format);
+      const contentType =
+        exported === undefined || exported === 'json_icu' ? JSON_TYPE : fileFormats[exported].contentType;
+      const body =
+        WRITTEN_FORMATS.has(params.format) || exported !== undefined
+          ? await written(
+              async (executor) =>
+                (await projectWritable(executor, reader.workspaceId, params, scope))
+                  ? projectParts(executor, fetch, scope)
+                  : null,
+              contentType,
+            )
+          : null;
+      return body ?? projectBody(fetch, scope);
     },
 
     /**
@@ -356,7 +416,7 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       const ids =
         params.projectIds ?? [...access.projects.values()].filter((p) => p.developerMode).map((p) => p.developerId);
       const sources = requireSources(access, ids);
-      const context = await fetchContext(reader, params, access.baseLanguage);
+      const fetch: Fetch = { reader, params, context: await fetchContext(reader, params, access.baseLanguage) };
       // The keys in the order, and with the values, of an object the sources were assigned to in
       // turn: array indexes first, a repeated id in its first place with its last source.
       const slots: Record<string, number> = {};
@@ -366,7 +426,7 @@ export function createLegacyReader(deps: LegacyReadDeps) {
         yield '{"projects":{';
         for (const [n, [id, source]] of entries.entries()) {
           yield `${n === 0 ? '' : ','}${str(id)}:`;
-          yield* sourceParts(executor, reader, source as (typeof sources)[number], params, context);
+          yield* sourceParts(executor, fetch, source as (typeof sources)[number]);
         }
         yield `},"exported_at":${str(new Date().toISOString())}}`;
       }
@@ -378,9 +438,9 @@ export function createLegacyReader(deps: LegacyReadDeps) {
       const access = await reach(reader.workspaceId);
       const [source] = scope.kind === 'project' ? requireSources(access, [scope.developerId]) : [];
       if (!access.library) throw libraryOff();
-      const context = await fetchContext(reader, params, access.baseLanguage);
+      const fetch: Fetch = { reader, params, context: await fetchContext(reader, params, access.baseLanguage) };
       // The library under its project-list id: all of its components.
-      return componentsBody(reader, source?.kind === 'library' ? { kind: 'all' } : scope, params, context, true);
+      return componentsBody(fetch, source?.kind === 'library' ? { kind: 'all' } : scope, true);
     },
   };
 }

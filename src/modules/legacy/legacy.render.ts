@@ -1,5 +1,4 @@
 import type { Readable } from 'node:stream';
-import { exporters } from '../../formats/index.js';
 import {
   type FullHeader,
   flatBody,
@@ -9,14 +8,19 @@ import {
   nestedBody,
   structuredBody,
 } from '../../formats/legacy/index.js';
-import type { ExportDocument, ExportOptions, FormatName } from '../../formats/types.js';
+import { type ExportDocument, type ExportOptions, type FormatName, wholeFile } from '../../formats/types.js';
+import { fileFormats } from '../exports/exports.service.js';
 import type { LegacyFormat } from './legacy.schemas.js';
 
 /**
  * A fetch's answer: a JSON value, a file in another format (XML, `.strings`), or JSON already
- * written (`written`: the bytes, or the chunks of a large body, streamed as they are written).
+ * written (`written`: the bytes, or the chunks of a large body, streamed as they are written; JSON,
+ * or the file of a format the v2 exports share).
  */
-export type LegacyBody = { json: unknown } | { file: string; contentType: string } | { written: Buffer | Readable };
+export type LegacyBody =
+  | { json: unknown }
+  | { file: string; contentType: string }
+  | { written: Buffer | Readable; contentType: string };
 
 /** The formats that are v2 exports under another name: the same files, from the same exporters. */
 const EXPORTED: Partial<Record<LegacyFormat, FormatName>> = {
@@ -54,7 +58,7 @@ export function renderBody(input: RenderInput): LegacyBody {
   const options = { richText: input.richText };
   const exported = EXPORTED[format];
   if (exported) {
-    const file = exporters[exported](document);
+    const file = wholeFile(fileFormats[exported])(document);
     return exported === 'json_icu'
       ? { json: JSON.parse(file.body) }
       : { file: file.body, contentType: file.contentType };

@@ -47,7 +47,7 @@ const variantOf = (variant: string | undefined) =>
 
 function send(reply: FastifyReply, body: LegacyBody) {
   if ('json' in body) return reply.type('application/json; charset=utf-8').send(JSON.stringify(body.json));
-  if ('written' in body) return reply.type('application/json; charset=utf-8').send(body.written as never);
+  if ('written' in body) return reply.type(body.contentType).send(body.written as never);
   return reply.type(body.contentType).send(body.file);
 }
 

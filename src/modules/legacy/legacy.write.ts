@@ -1,7 +1,7 @@
 import type { Limits } from '../../config.js';
 import { AppError, badRequest } from '../../http/errors.js';
 import { findUnstorableText } from '../../http/storable-text.js';
-import { describeSchemaError, validatorCompiler } from '../../http/validation.js';
+import { describeSchemaError, firstSchemaError, validatorCompiler } from '../../http/validation.js';
 import type { WorkspaceService } from '../accounts/workspace.service.js';
 import type { WriteScope } from '../changes/index.js';
 import type { ComponentsService } from '../components/components.service.js';
@@ -98,7 +98,7 @@ export function createLegacyWriter(deps: LegacyWriteDeps, limits: Limits) {
       }
       if (components.length === 0) return { componentsInserted: 0, firstImportedId: null };
       const body: { components: NewComponentInput[] } = { components };
-      const first = validateCreate(body) ? undefined : validateCreate.errors?.[0];
+      const first = validateCreate(body) ? undefined : firstSchemaError(validateCreate.errors ?? []);
       if (first) throw relabel(badRequest(describeSchemaError(first, 'body')), 'components', labels);
       const unstorable = findUnstorableText(body, 'import');
       if (unstorable) throw relabel(badRequest(unstorable), 'components', labels);

@@ -1,4 +1,7 @@
 import { type LegacyText, structuredText } from '../../formats/legacy/index.js';
+import { icuMessage } from '../../formats/shared/icu.js';
+import type { DocumentHeader, ExportEntry, FormatName } from '../../formats/types.js';
+import { fileFormats } from '../exports/exports.service.js';
 import type { LegacyFormat } from './legacy.schemas.js';
 
 /**
@@ -10,6 +13,20 @@ import type { LegacyFormat } from './legacy.schemas.js';
 
 /** The formats a component or project fetch writes page by page. */
 export const WRITTEN_FORMATS: ReadonlySet<LegacyFormat> = new Set(['flat', 'structured', 'full']);
+
+/**
+ * The formats that are files of the v2 exporters, which a project fetch also writes page by page
+ * (`entryWriter`), with the exporter's name. `nested` is not among them: see docs/legacy-api.md.
+ */
+export const FILE_FORMATS: ReadonlyMap<LegacyFormat, FormatName> = new Map<LegacyFormat, FormatName>([
+  ['icu', 'json_icu'],
+  ['android', 'android'],
+  ['ios-strings', 'ios-strings'],
+  ['ios-stringsdict', 'ios-stringsdict'],
+]);
+
+/** Whether a body is a JSON object keyed by developer ID, whose order JavaScript could change (`writableKey`). */
+export const keyedFormat = (format: LegacyFormat): boolean => WRITTEN_FORMATS.has(format) || format === 'icu';
 
 // An array index (`0` ... `4294967294`) is put first by JavaScript's own key order; an id ending in a
 // plural form may meet the `<id>_<form>` key of another text in `flat`, where the later value
@@ -94,5 +111,38 @@ export function projectWriter(
     close(): string {
       return full ? `${enter(null)}}}` : '}';
     },
+  };
+}
+
+/**
+ * A project's body in one of `FILE_FORMATS`, written entry by entry (the entries of the v2 export
+ * document, page after page): `add` answers what to append for an entry. `icu` is the JSON object
+ * the body built whole gives (the exporter's file parsed and serialized again: compact, each
+ * message as `JSON.stringify` writes it); the other formats are the exporter's own file writer,
+ * and inside `GET /projects` (`embedded`) the file's text as one JSON string, escaped piece by
+ * piece (a piece is whole entries, so no character is cut in two).
+ */
+export function entryWriter(format: LegacyFormat, header: DocumentHeader, embedded: boolean) {
+  const exported = FILE_FORMATS.get(format);
+  if (exported === undefined) throw new Error(`${format} is not written entry by entry`);
+  if (exported === 'json_icu') {
+    let first = true;
+    return {
+      open: '{',
+      add(entry: ExportEntry): string {
+        const separator = first ? '' : ',';
+        first = false;
+        return `${separator}${str(entry.id)}:${str(icuMessage(entry, header, { collectionsAsSelect: true }))}`;
+      },
+      close: () => '}',
+    };
+  }
+  const writer = fileFormats[exported].writer(header);
+  const piece = (text: string) => (embedded ? str(text).slice(1, -1) : text);
+  const quote = embedded ? '"' : '';
+  return {
+    open: `${quote}${piece(writer.head())}`,
+    add: (entry: ExportEntry): string => piece(writer.entry(entry)),
+    close: () => `${piece(writer.tail())}${quote}`,
   };
 }

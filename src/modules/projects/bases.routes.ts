@@ -2,20 +2,14 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import { batchBody, DeveloperId, DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import { createBasesBody } from './projects.schemas.js';
 import type { ProjectsService } from './projects.service.js';
 
 export const Base = Type.Object({
   id: Type.String({ description: 'Developer ID' }),
   name: Type.String(),
 });
-
-const createBody = (maxItems: number) =>
-  batchBody(
-    'bases',
-    { name: Type.String({ minLength: 1, maxLength: 200 }), developerId: Type.Optional(DeveloperId) },
-    maxItems,
-  );
 
 export const basesRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsService; limits: Limits }> = async (
   app,
@@ -41,7 +35,7 @@ export const basesRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsService;
         summary: 'Create bases, all or none',
         description:
           'A base without `developerId` gets a slug of its name. Bases and projects share one developer-ID namespace (409 on a clash with either).',
-        body: createBody(limits.batchItems),
+        body: createBasesBody(limits.batchItems),
         response: withErrors({ 201: DeveloperIds }, 409),
       },
     },

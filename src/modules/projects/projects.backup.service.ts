@@ -39,7 +39,8 @@ export function projectsRestorer(maps: IdMaps): TableRestorer {
       rows.forEach((row, i) => {
         kinds.set(Number(row.id), row.kind);
         if (row.base_id === null || row.base_id === undefined) return;
-        if (row.kind !== 'project') throw rowError('projects', first + i, row, 'base_id', 'must be null for a base');
+        if (row.kind !== 'project')
+          throw rowError({ table: 'projects', index: first + i, row }, 'base_id', 'must be null for a base');
         connected.push({ index: first + i, id: row.id, baseId: row.base_id });
       });
       await restorer.rows(trx, rows, first);
@@ -49,9 +50,7 @@ export function projectsRestorer(maps: IdMaps): TableRestorer {
         const kind = kinds.get(Number(baseId));
         if (kind !== undefined && kind !== 'base') {
           throw rowError(
-            'projects',
-            index,
-            { id },
+            { table: 'projects', index, row: { id } },
             'base_id',
             `refers to projects ${String(baseId)}, which is not a base`,
           );

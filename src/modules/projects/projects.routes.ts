@@ -2,22 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import {
-  batchBody,
-  DEVELOPER_ID_PATTERN,
-  DeveloperId,
-  DeveloperIds,
-  developerIdsBody,
-  Nullable,
-  Success,
-  withErrors,
-} from '../../http/schemas.js';
+import { DeveloperIds, developerIdsBody, Nullable, Success, withErrors } from '../../http/schemas.js';
+import { createBody, updateBody } from './projects.schemas.js';
 import type { ProjectsService } from './projects.service.js';
-
-const Name = Type.String({ minLength: 1, maxLength: 200 });
-const BaseRef = Nullable(
-  Type.String({ description: 'Developer ID of the base the project derives text from; null: not connected' }),
-);
 
 export const Project = Type.Object({
   id: Type.String({ description: 'Developer ID' }),
@@ -25,41 +12,6 @@ export const Project = Type.Object({
   baseId: Nullable(Type.String({ description: 'Developer ID of the connected base, null if none' })),
   developerMode: Type.Boolean({ description: 'Whether the deprecated v0 and v1 APIs can reach the project' }),
 });
-
-const createBody = (maxItems: number) =>
-  batchBody(
-    'projects',
-    {
-      name: Name,
-      developerId: Type.Optional(DeveloperId),
-      baseId: Type.Optional(BaseRef),
-      developerMode: Type.Optional(
-        Type.Boolean({ default: false, description: 'Let the deprecated v0 and v1 APIs reach the project' }),
-      ),
-    },
-    maxItems,
-  );
-
-const updateBody = (maxItems: number) =>
-  batchBody(
-    'updates',
-    {
-      developerId: DeveloperId,
-      newDeveloperId: Type.Optional(
-        Type.String({
-          pattern: DEVELOPER_ID_PATTERN,
-          description:
-            'A new developer ID, not held by another project or base (409); the project keeps its history, blocks and text items',
-        }),
-      ),
-      name: Type.Optional(Name),
-      baseId: Type.Optional(BaseRef),
-      developerMode: Type.Optional(
-        Type.Boolean({ description: 'Let the deprecated v0 and v1 APIs reach the project (true) or not' }),
-      ),
-    },
-    maxItems,
-  );
 
 export const projectsRoutes: FastifyPluginAsyncTypebox<{ projects: ProjectsService; limits: Limits }> = async (
   app,

@@ -2,23 +2,11 @@ import { badRequest, conflict, notFound } from '../../http/errors.js';
 import { slugify, uniqueDeveloperId } from '../../shared/developer-id.js';
 import { baseNotFound, type ProjectRef, projectNotFound } from './projects.refs.js';
 import type { NewContainer, ProjectChanges } from './projects.repository.js';
+import type { NewProjectInput, ProjectUpdate } from './projects.schemas.js';
+
+export type { NewProjectInput, ProjectUpdate };
 
 /** Pure checks of a whole batch against the workspace's projects and bases, before anything is written. */
-
-export interface NewProjectInput {
-  name: string;
-  developerId?: string;
-  baseId?: string | null;
-  developerMode?: boolean;
-}
-
-export interface ProjectUpdate {
-  developerId: string;
-  newDeveloperId?: string;
-  name?: string;
-  baseId?: string | null;
-  developerMode?: boolean;
-}
 
 const label = { project: 'Project', base: 'Base' } as const;
 

@@ -21,8 +21,9 @@ import {
 } from './projects.refs.js';
 import * as repo from './projects.repository.js';
 import { type NewProjectInput, type ProjectUpdate, planNewProjects, planProjectUpdates } from './projects.rules.js';
+import type { NewBaseInput } from './projects.schemas.js';
 
-export type { NewProjectInput, ProjectRef, ProjectUpdate };
+export type { NewBaseInput, NewProjectInput, ProjectRef, ProjectUpdate };
 export {
   baseNotFound,
   containerIdentity,
@@ -45,11 +46,6 @@ export interface Project {
 export interface Base {
   id: string;
   name: string;
-}
-
-export interface NewBaseInput {
-  name: string;
-  developerId?: string;
 }
 
 type Trx = Transaction<Database>;

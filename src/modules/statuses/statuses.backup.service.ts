@@ -19,10 +19,17 @@ export function statusesRestorer(maps: IdMaps): TableRestorer {
     },
     async rows(trx, rows, first) {
       rows.forEach((row, i) => {
-        checkColumns('statuses', first + i, row, { status_key: isDeveloperId, name: isName(), position: isInteger });
+        checkColumns(
+          { table: 'statuses', index: first + i, row },
+          { status_key: isDeveloperId, name: isName(), position: isInteger },
+        );
         const key = String(row.status_key);
         if (maps.statuses.has(key)) {
-          throw rowError('statuses', first + i, row, 'status_key', `'${key}' is used by an earlier status`);
+          throw rowError(
+            { table: 'statuses', index: first + i, row },
+            'status_key',
+            `'${key}' is used by an earlier status`,
+          );
         }
         maps.statuses.add(key);
       });

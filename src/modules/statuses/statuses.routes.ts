@@ -1,31 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import { DeveloperId, Success, withErrors } from '../../http/schemas.js';
+import { Success, withErrors } from '../../http/schemas.js';
+import { ReplaceBody } from './statuses.schemas.js';
 import type { StatusesService } from './statuses.service.js';
 
 export const Status = Type.Object({
   id: Type.String({ description: 'Stable identifier: the value to send as `status` or in a `statuses` filter' }),
   name: Type.String({ description: 'Display name' }),
 });
-
-const ReplaceBody = Type.Object(
-  {
-    statuses: Type.Array(
-      Type.Object(
-        { id: DeveloperId, name: Type.String({ minLength: 1, maxLength: 200 }) },
-        { additionalProperties: false },
-      ),
-      { minItems: 1, maxItems: 100 },
-    ),
-    reassign: Type.Optional(
-      Type.Record(Type.String(), Type.String(), {
-        description: 'For each removed status still in use, the kept status its records move to',
-      }),
-    ),
-  },
-  { additionalProperties: false },
-);
 
 export const statusesRoutes: FastifyPluginAsyncTypebox<{ statuses: StatusesService }> = async (app, { statuses }) => {
   app.get(

@@ -7,8 +7,9 @@ import { changeOf } from '../changes/index.js';
 import type { TextCascades } from '../texts/index.js';
 import type { Status } from './statuses.repository.js';
 import * as repo from './statuses.repository.js';
+import type { ReplaceStatusesInput } from './statuses.schemas.js';
 
-export type { Status };
+export type { ReplaceStatusesInput, Status };
 
 export const DEFAULT_STATUSES: readonly Status[] = [
   { id: 'NONE', name: 'Draft' },
@@ -16,11 +17,6 @@ export const DEFAULT_STATUSES: readonly Status[] = [
   { id: 'REVIEW', name: 'In Review' },
   { id: 'FINAL', name: 'Final' },
 ];
-
-export interface ReplaceStatusesInput {
-  statuses: Status[];
-  reassign?: Record<string, string>;
-}
 
 /**
  * The workflow is one record per workspace: the change log names it `statuses` and records the

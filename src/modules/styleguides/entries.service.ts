@@ -40,10 +40,9 @@ export function createEntriesService(deps: { write: GuideWriter }) {
   function planNewEntries<T extends Located & { sectionId: string }>(
     guides: Guides,
     inputs: readonly T[],
-    noun: EntryNoun,
-    field: string,
-    slugOf: (input: T) => string,
+    entry: { noun: EntryNoun; field: string; slugOf: (input: T) => string },
   ) {
+    const { noun, field, slugOf } = entry;
     const located = inputs.map((input, i) => {
       const state = guideReference(guides, input.styleguideId, `${field}[${i}].styleguideId`);
       const section = sectionReference(state, input.sectionId, noun, `${field}[${i}].sectionId`);
@@ -96,10 +95,13 @@ export function createEntriesService(deps: { write: GuideWriter }) {
   function updateEntries<U extends EntryRef & { sectionId?: string }, C extends object>(
     scope: WriteScope,
     updates: readonly U[],
-    noun: EntryNoun,
-    columnsOf: (update: U, index: number) => C,
-    store: (trx: Parameters<GuideWork<void>>[0], id: number, columns: C) => Promise<void>,
+    entry: {
+      noun: EntryNoun;
+      columnsOf: (update: U, index: number) => C;
+      store: (trx: Parameters<GuideWork<void>>[0], id: number, columns: C) => Promise<void>;
+    },
   ): Promise<void> {
+    const { noun, columnsOf, store } = entry;
     return write(scope, async (trx, guides) => {
       const found = targets(guides, updates, noun, 'updates');
       const changes = found.map(({ state }, i) => {
@@ -128,7 +130,11 @@ export function createEntriesService(deps: { write: GuideWriter }) {
         onceEach(inputs, 'rules', 'Rule');
         const checks = inputs.map((input, i) => validCheck(input.check ?? null, `rules[${i}].check`));
         return write(scope, async (trx, guides) => {
-          const planned = planNewEntries(guides, inputs, 'Rule', 'rules', (input) => slugify(input.name));
+          const planned = planNewEntries(guides, inputs, {
+            noun: 'Rule',
+            field: 'rules',
+            slugOf: (input) => slugify(input.name),
+          });
           await entries.insertRules(
             trx,
             planned.map(({ input, developerId, position, styleguide_id, section_id }, i) => ({
@@ -150,18 +156,16 @@ export function createEntriesService(deps: { write: GuideWriter }) {
         const checks = updates.map((u, i) =>
           u.check === undefined ? undefined : validCheck(u.check, `updates[${i}].check`),
         );
-        await updateEntries(
-          scope,
-          updates,
-          'Rule',
-          (u, i) => ({
+        await updateEntries(scope, updates, {
+          noun: 'Rule',
+          columnsOf: (u, i) => ({
             ...(u.name === undefined ? {} : { name: u.name }),
             ...(u.description === undefined ? {} : { description: u.description }),
             ...(u.examples === undefined ? {} : { examples: JSON.stringify(u.examples) }),
             ...(checks[i] === undefined ? {} : storedCheck(checks[i] ?? null)),
           }),
-          entries.updateRule,
-        );
+          store: entries.updateRule,
+        });
       },
 
       remove: (scope: WriteScope, refs: readonly EntryRef[]) => removeEntries(scope, refs, 'Rule'),
@@ -172,7 +176,11 @@ export function createEntriesService(deps: { write: GuideWriter }) {
         onceEach(inputs, 'terms', 'Term');
         for (const [i, input] of inputs.entries()) checkTerm(input, `terms[${i}]`);
         return write(scope, async (trx, guides) => {
-          const planned = planNewEntries(guides, inputs, 'Term', 'terms', (input) => slugify(input.preferred));
+          const planned = planNewEntries(guides, inputs, {
+            noun: 'Term',
+            field: 'terms',
+            slugOf: (input) => slugify(input.preferred),
+          });
           await entries.insertTerms(
             trx,
             planned.map(({ input, developerId, position, styleguide_id, section_id }) => ({
@@ -192,18 +200,16 @@ export function createEntriesService(deps: { write: GuideWriter }) {
 
       async update(scope: WriteScope, updates: readonly TermUpdate[]): Promise<void> {
         for (const [i, u] of updates.entries()) checkTerm(u, `updates[${i}]`);
-        await updateEntries(
-          scope,
-          updates,
-          'Term',
-          (u) => ({
+        await updateEntries(scope, updates, {
+          noun: 'Term',
+          columnsOf: (u) => ({
             ...(u.preferred === undefined ? {} : { preferred: u.preferred }),
             ...(u.replaces === undefined ? {} : { replaces: JSON.stringify(u.replaces) }),
             ...(u.caseSensitive === undefined ? {} : { case_sensitive: u.caseSensitive ? 1 : 0 }),
             ...(u.note === undefined ? {} : { note: u.note }),
           }),
-          entries.updateTerm,
-        );
+          store: entries.updateTerm,
+        });
       },
 
       remove: (scope: WriteScope, refs: readonly EntryRef[]) => removeEntries(scope, refs, 'Term'),

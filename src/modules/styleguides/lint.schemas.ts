@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { DeveloperId, Nullable } from '../../http/schemas.js';
 
@@ -33,6 +33,10 @@ export const lintBody = (limits: Limits) =>
     },
     { additionalProperties: false, description: 'Either `texts` or `filter`' },
   );
+
+/** POST /v2/styleguides/lint's body, and one of its texts. */
+export type LintRequest = Static<ReturnType<typeof lintBody>>;
+export type LintTextInput = NonNullable<LintRequest['texts']>[number];
 
 /**
  * `['string', 'null']` rather than `anyOf`: the serializer checks each `anyOf` branch with a

@@ -7,6 +7,7 @@ import type { VariantsService } from '../variants/variants.service.js';
 import { Linter } from './lint/engine.js';
 import { WorkGate } from './lint/gate.js';
 import type { Finding } from './lint/types.js';
+import type { LintRequest, LintTextInput } from './lint.schemas.js';
 import { loadGuides } from './styleguides.load.js';
 import { indexGuides, toGuideData } from './styleguides.records.js';
 
@@ -27,17 +28,7 @@ export interface LintDeps {
   textItems: RecordLister;
 }
 
-export interface LintTextInput {
-  text: string;
-  variantId?: string | null;
-  id?: string;
-  characterLimit?: number | null;
-}
-
-export interface LintRequest {
-  texts?: LintTextInput[];
-  filter?: { components?: Record<string, unknown>; textItems?: Record<string, unknown> };
-}
+export type { LintRequest, LintTextInput };
 
 export type LintSource = 'text' | 'component' | 'textItem';
 
@@ -203,10 +194,12 @@ export function createLintService(deps: LintDeps) {
       }
     }
     if (filter) checkVolume(inputs, 'filter', limits, true);
-    const guides = [...indexGuides(await loadGuides(deps.db, caller.workspaceId, deps.variants)).values()].map(
-      toGuideData,
-    );
-    const linter = new Linter(guides);
+    const [loaded, variants] = await Promise.all([
+      loadGuides(deps.db, caller.workspaceId, deps.variants),
+      deps.variants.listVariants(deps.db, caller.workspaceId),
+    ]);
+    const guides = [...indexGuides(loaded).values()].map(toGuideData);
+    const linter = new Linter(guides, new Map(variants.map((v) => [v.developerId, v.localeCode])));
     const budget = {
       perText: limits.lintFindingsPerText,
       findings: limits.lintFindings,

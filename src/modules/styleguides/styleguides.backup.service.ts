@@ -114,19 +114,27 @@ export function styleguideRestorers(maps: IdMaps): StyleguideRestorers {
     },
     async rows(trx, rows, first) {
       rows.forEach((row, i) => {
-        checkColumns('styleguides', first + i, row, {
-          id: isInteger,
-          developer_id: isDeveloperId,
-          name: isName(),
-          description: isText(10_000),
-          enabled_by_default: isBool,
-          created_at: isTime,
-        });
+        checkColumns(
+          { table: 'styleguides', index: first + i, row },
+          {
+            id: isInteger,
+            developer_id: isDeveloperId,
+            name: isName(),
+            description: isText(10_000),
+            enabled_by_default: isBool,
+            created_at: isTime,
+          },
+        );
         checkNewId('styleguides', first + i, row, maps.styleguides);
-        checkReference('styleguides', first + i, row, 'variant_id', { name: 'variants', ids: maps.variants }, true);
+        checkReference(
+          { table: 'styleguides', index: first + i, row },
+          'variant_id',
+          { name: 'variants', ids: maps.variants },
+          true,
+        );
         if (unscoped.has(mapId(maps.variants, row.variant_id) as number)) {
           const problem = `variants ${String(row.variant_id)} has no locale code; only variants with a locale code can scope a style guide`;
-          throw rowError('styleguides', first + i, row, 'variant_id', problem);
+          throw rowError({ table: 'styleguides', index: first + i, row }, 'variant_id', problem);
         }
         guides.set(Number(row.id), first + i);
       });
@@ -141,31 +149,33 @@ export function styleguideRestorers(maps: IdMaps): StyleguideRestorers {
         keys: ['developer_id'],
         workspaceId: maps.workspaceId,
       };
-      await refuseTakenKeys(trx, unique, rows, mapped, first);
-      await insertMapped(
-        trx,
-        'styleguides',
-        ['workspace_id', ...GUIDES.slice(1)],
-        mapped,
-        ['developer_id'],
-        maps.styleguides,
-      );
+      await refuseTakenKeys(trx, unique, { rows, stored: mapped, first });
+      await insertMapped(trx, {
+        table: 'styleguides',
+        columns: ['workspace_id', ...GUIDES.slice(1)],
+        rows: mapped,
+        keyColumns: ['developer_id'],
+        ids: maps.styleguides,
+      });
     },
   };
 
   const sectionsRestorer: TableRestorer = {
     async rows(trx, rows, first) {
       rows.forEach((row, i) => {
-        checkColumns('styleguideSections', first + i, row, {
-          id: isInteger,
-          section_id: isDeveloperId,
-          kind: oneOf(['rules', 'wordlist']),
-          name: isText(200),
-          position: isInteger,
-        });
+        checkColumns(
+          { table: 'styleguideSections', index: first + i, row },
+          {
+            id: isInteger,
+            section_id: isDeveloperId,
+            kind: oneOf(['rules', 'wordlist']),
+            name: isText(200),
+            position: isInteger,
+          },
+        );
         checkNewId('styleguideSections', first + i, row, maps.sections);
         const guideRefs = { name: 'styleguides', ids: maps.styleguides };
-        checkReference('styleguideSections', first + i, row, 'styleguide_id', guideRefs, false);
+        checkReference({ table: 'styleguideSections', index: first + i, row }, 'styleguide_id', guideRefs, false);
         sections.set(Number(row.id), { guide: Number(row.styleguide_id), kind: row.kind });
       });
       const mapped = rows.map((s) => ({ ...s, styleguide_id: mapId(maps.styleguides, s.styleguide_id) }));
@@ -174,22 +184,21 @@ export function styleguideRestorers(maps: IdMaps): StyleguideRestorers {
         table: 'styleguide_sections',
         keys: ['styleguide_id', 'section_id'],
       };
-      await refuseTakenKeys(trx, unique, rows, mapped, first);
-      await insertMapped(
-        trx,
-        'styleguide_sections',
-        SECTIONS.slice(1),
-        mapped,
-        ['styleguide_id', 'section_id'],
-        maps.sections,
-      );
+      await refuseTakenKeys(trx, unique, { rows, stored: mapped, first });
+      await insertMapped(trx, {
+        table: 'styleguide_sections',
+        columns: SECTIONS.slice(1),
+        rows: mapped,
+        keyColumns: ['styleguide_id', 'section_id'],
+        ids: maps.sections,
+      });
     },
     async finish() {
       for (const [guide, index] of guides) {
         for (const kind of ['rules', 'wordlist']) {
           if ([...sections.values()].some((s) => s.guide === guide && s.kind === kind)) continue;
           const problem = `style guide ${guide} has no ${kind} section; every guide has a rules and a wordlist section`;
-          throw rowError('styleguides', index, { id: guide }, 'sections', problem);
+          throw rowError({ table: 'styleguides', index, row: { id: guide } }, 'sections', problem);
         }
       }
     },
@@ -205,17 +214,23 @@ export function styleguideRestorers(maps: IdMaps): StyleguideRestorers {
     return {
       async rows(trx, rows, first) {
         rows.forEach((row, i) => {
-          checkColumns(table, first + i, row, {
-            id: isInteger,
-            developer_id: isDeveloperId,
-            position: isInteger,
-            ...checks,
-          });
-          checkReference(table, first + i, row, 'styleguide_id', { name: 'styleguides', ids: maps.styleguides }, false);
+          checkColumns(
+            { table, index: first + i, row },
+            {
+              id: isInteger,
+              developer_id: isDeveloperId,
+              position: isInteger,
+              ...checks,
+            },
+          );
           checkReference(
-            table,
-            first + i,
-            row,
+            { table, index: first + i, row },
+            'styleguide_id',
+            { name: 'styleguides', ids: maps.styleguides },
+            false,
+          );
+          checkReference(
+            { table, index: first + i, row },
             'section_id',
             { name: 'styleguideSections', ids: maps.sections },
             false,
@@ -231,9 +246,7 @@ export function styleguideRestorers(maps: IdMaps): StyleguideRestorers {
         await refuseTakenKeys(
           trx,
           { fileTable: table, table: sqlTable, keys: ['styleguide_id', 'developer_id'] },
-          rows,
-          mapped,
-          first,
+          { rows, stored: mapped, first },
         );
         await insertRows(trx, sqlTable, columns.slice(1), mapped);
       },
@@ -245,12 +258,12 @@ export function styleguideRestorers(maps: IdMaps): StyleguideRestorers {
     const section = sections.get(Number(row.section_id)) as { guide: number; kind: unknown };
     if (section.guide !== Number(row.styleguide_id)) {
       const problem = `styleguideSections ${String(row.section_id)} belongs to style guide ${section.guide}, not to this entry's style guide ${String(row.styleguide_id)}`;
-      throw rowError(table, index, row, 'section_id', problem);
+      throw rowError({ table, index, row }, 'section_id', problem);
     }
     if (section.kind !== kind) {
       const noun = kind === 'rules' ? 'rules' : 'terms';
       const problem = `styleguideSections ${String(row.section_id)} is a ${String(section.kind)} section; ${noun} go in a ${kind} section`;
-      throw rowError(table, index, row, 'section_id', problem);
+      throw rowError({ table, index, row }, 'section_id', problem);
     }
   }
 
@@ -299,7 +312,7 @@ const CONFIG_FIELDS: Record<string, Check> = {
 
 /** A rule's check as the API checks it (a regex must compile under the lint engine's RE2 guard). */
 function checkRule(index: number, row: Record<string, unknown>): void {
-  const where = `file: ${rowName('styleguideRules', index, row)}`;
+  const where = `file: ${rowName({ table: 'styleguideRules', index, row })}`;
   if (row.check_kind === null || row.check_kind === undefined) {
     if (row.check_config !== null && row.check_config !== undefined) {
       throw badRequest(`${where}.check_config: must be null when check_kind is null`);

@@ -103,9 +103,9 @@ export async function moveEntries(
   db: Executor,
   table: 'styleguide_rules' | 'styleguide_terms',
   styleguideId: number,
-  from: readonly number[],
-  to: number,
+  move: { from: readonly number[]; to: number },
 ): Promise<void> {
+  const { from, to } = move;
   if (from.length === 0) return;
   await db
     .updateTable(table)

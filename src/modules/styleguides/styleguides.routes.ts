@@ -3,6 +3,7 @@ import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { principalOf, scopeOf, workspaceOf } from '../../http/auth.js';
 import { DeveloperIds, Success, withErrors } from '../../http/schemas.js';
+import { GlossaryQuery, GlossaryResponse } from './glossary.schemas.js';
 import { LintResponse, lintBody } from './lint.schemas.js';
 import { StyleguideRecord, styleguideSchemas } from './styleguides.schemas.js';
 import type { StyleguidesService } from './styleguides.service.js';
@@ -77,6 +78,24 @@ export const styleguidesRoutes: FastifyPluginAsyncTypebox<{ styleguides: Stylegu
       await styleguides.remove(scopeOf(request), request.body.developerIds);
       return { success: true as const };
     },
+  );
+
+  app.get(
+    '/glossary',
+    {
+      schema: {
+        tags,
+        summary:
+          "The wordlist terms that apply while writing a variant's text, with their preferred and forbidden forms",
+        description:
+          "Every term of the guides scoped to the variant's locale, and the terms of guides enabled by default that occur in `text` (the base text) or `variantText` (the variant's text as it is being written). Terms whose forbidden form `variantText` uses come first. See docs/translation-memory.md.",
+        querystring: GlossaryQuery,
+        response: withErrors({ 200: GlossaryResponse }),
+      },
+      // Cached by the HTTP cache (src/http/cache/index.ts) per workspace revision and URL.
+      config: { cache: true },
+    },
+    (request) => styleguides.glossary(workspaceOf(request), request.query),
   );
 
   app.post(

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from 'typebox';
+import { type Static, type TSchema, Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { batchBody, DeveloperId, developerIdsBody, Nullable } from '../../http/schemas.js';
 import { MAX_PATTERN_LENGTH } from './lint/regex-guard.js';
@@ -186,3 +186,17 @@ export function styleguideSchemas(limits: Limits) {
     DeleteTermsBody: Type.Object({ terms: EntryRefs }, closed),
   };
 }
+
+type Schemas = ReturnType<typeof styleguideSchemas>;
+export type SectionKind = Static<typeof SectionKind>;
+export type SectionInput = Static<typeof SectionInput>;
+/** One guide of POST /v2/styleguides. */
+export type NewStyleguideInput = Static<Schemas['CreateBody']>['styleguides'][number];
+/** PATCH /v2/styleguides's body: one guide's changed fields. */
+export type StyleguideUpdate = Static<Schemas['UpdateBody']>;
+/** The elements of the rule and term writes: POST, PATCH and DELETE of /v2/styleguides/rules and /terms. */
+export type NewRuleInput = Static<Schemas['CreateRulesBody']>['rules'][number];
+export type RuleUpdate = Static<Schemas['UpdateRulesBody']>['updates'][number];
+export type NewTermInput = Static<Schemas['CreateTermsBody']>['terms'][number];
+export type TermUpdate = Static<Schemas['UpdateTermsBody']>['updates'][number];
+export type EntryRef = Static<Schemas['DeleteRulesBody']>['rules'][number];

@@ -7,13 +7,9 @@ import type { SectionRow } from './styleguides.repository.js';
  * section that goes away, or stops being a rules section, move to the first remaining rules
  * section, and wordlist entries likewise to the first remaining wordlist section.
  */
-export type SectionKind = 'rules' | 'wordlist';
+import type { SectionInput, SectionKind } from './styleguides.schemas.js';
 
-export interface SectionInput {
-  sectionId: string;
-  kind: SectionKind;
-  name?: string;
-}
+export type { SectionInput, SectionKind };
 
 export const DEFAULT_SECTIONS: readonly SectionInput[] = [
   { sectionId: 'rules', kind: 'rules', name: 'Rules' },

@@ -7,13 +7,17 @@ import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import type { WritePath, WriteScope } from '../changes/index.js';
 import type { VariantsService } from '../variants/variants.service.js';
 import { createEntriesService } from './entries.service.js';
+import { createGlossary } from './glossary.service.js';
 import { createLintService, type LintDeps } from './lint.service.js';
 import { createGuideWriter, type Guides } from './styleguides.changes.js';
 import { loadGuides, type VariantNames } from './styleguides.load.js';
 import { indexGuides, type StyleguideRecord, toStyleguideRecord } from './styleguides.records.js';
 import * as repo from './styleguides.repository.js';
+import type { NewStyleguideInput, StyleguideUpdate } from './styleguides.schemas.js';
 import { checkSections, DEFAULT_SECTIONS, planSections, type SectionInput } from './styleguides.sections.js';
 import { BUILTIN_ID, clearVariantScopes, sectionRows, seedWorkspace } from './styleguides.workspace.js';
+
+export type { NewStyleguideInput, StyleguideUpdate };
 
 export const styleguideNotFound = (developerId: string) =>
   notFound(`Style guide with developer ID ${developerId} not found`);
@@ -33,24 +37,6 @@ export function createStyleguideHooks(variants: VariantNames) {
 }
 
 export type StyleguideHooks = ReturnType<typeof createStyleguideHooks>;
-
-export interface NewStyleguideInput {
-  name: string;
-  developerId?: string;
-  description?: string;
-  enabledByDefault?: boolean;
-  variantId?: string | null;
-  sections?: SectionInput[];
-}
-
-export interface StyleguideUpdate {
-  developerId: string;
-  name?: string;
-  description?: string;
-  enabledByDefault?: boolean;
-  variantId?: string | null;
-  sections?: SectionInput[];
-}
 
 export interface StyleguidesDeps extends LintDeps {
   db: Kysely<Database>;
@@ -180,6 +166,7 @@ export function createStyleguidesService(deps: StyleguidesDeps) {
 
     ...createEntriesService({ write }),
     lint: createLintService(deps),
+    glossary: createGlossary(deps),
   };
 }
 
@@ -198,8 +185,14 @@ async function replaceSections(
   );
   const rowIdOf = new Map([...existing, ...added].map((row) => [row.section_id, row.id]));
   const { rules, wordlist } = plan.moves;
-  await repo.moveEntries(trx, 'styleguide_rules', styleguideId, rules.from, rowIdOf.get(rules.to) as number);
-  await repo.moveEntries(trx, 'styleguide_terms', styleguideId, wordlist.from, rowIdOf.get(wordlist.to) as number);
+  await repo.moveEntries(trx, 'styleguide_rules', styleguideId, {
+    from: rules.from,
+    to: rowIdOf.get(rules.to) as number,
+  });
+  await repo.moveEntries(trx, 'styleguide_terms', styleguideId, {
+    from: wordlist.from,
+    to: rowIdOf.get(wordlist.to) as number,
+  });
   await repo.deleteSections(
     trx,
     styleguideId,

@@ -4,7 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { principalOf } from '../../http/auth.js';
-import { compressStream, negotiateEncoding } from '../../http/cache/encoding.js';
+import { compressStream, negotiateEncoding } from '../../http/cache/index.js';
 import { withErrors } from '../../http/schemas.js';
 import { swiftDriverSchemas } from './swift-driver.schemas.js';
 import type { SwiftDriverService } from './swift-driver.service.js';

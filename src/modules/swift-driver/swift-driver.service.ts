@@ -2,8 +2,8 @@ import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import type { OpenSnapshot } from '../../db/snapshot.js';
+import { bodyOf } from '../../http/cache/index.js';
 import { badRequest, forbidden } from '../../http/errors.js';
-import { bodyOf } from '../../shared/chunked-body.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import type { WorkspaceService } from '../accounts/workspace.service.js';
 import { type FoldersService, folderNotFound, ROOT_FOLDER_ID } from '../folders/folders.service.js';
@@ -90,7 +90,7 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
     try {
       const index = indexVariables(await deps.variables.listVariables(snapshot.db, workspaceId));
       const names = await accessorNames(snapshot.db, workspaceId, tables);
-      const chunks = writeFile(snapshot.db, workspaceId, tables, notes, names, index);
+      const chunks = writeFile({ executor: snapshot.db, workspaceId, tables, notes, names, index });
       return await bodyOf(chunks, () => snapshot.close());
     } catch (error) {
       await snapshot.close();
@@ -127,14 +127,15 @@ export function createSwiftDriverService(deps: SwiftDriverDeps) {
   }
 
   /** The file's text in chunks of about `CHUNK_BYTES`, read page by page as the chunks are taken. */
-  async function* writeFile(
-    executor: Executor,
-    workspaceId: number,
-    tables: readonly TableSource[],
-    notes: readonly string[],
-    names: AccessorNames,
-    index: VariableIndex,
-  ): AsyncGenerator<Buffer> {
+  async function* writeFile(file: {
+    executor: Executor;
+    workspaceId: number;
+    tables: readonly TableSource[];
+    notes: readonly string[];
+    names: AccessorNames;
+    index: VariableIndex;
+  }): AsyncGenerator<Buffer> {
+    const { executor, workspaceId, tables, notes, names, index } = file;
     let out = fileStart(
       tables.map((t) => t.name),
       notes,

@@ -62,31 +62,31 @@ export function checkNewTextItems(
   existing: ExistingTexts,
 ): PlannedTextItem[] {
   const { container, base } = target;
-  const rules = {
+  return checkNewTexts(inputs, context, existing, {
     field: 'textItems',
     slugOf: (input: NewTextItemInput) => slugOfFirstWords(storedText(context, input.text).text),
     alreadyExists: textItemExists,
-  };
-  return checkNewTexts(inputs, context, existing, rules, (input, at) => {
-    let blockId: number | null = null;
-    if (input.blockId !== undefined && input.blockId !== null) {
-      const block = target.blocks.get(input.blockId);
-      if (!block) throw badRequest(`${at}.blockId: Block id not found: ${input.blockId}`);
-      blockId = block.id;
-    }
-    let baseTextItemId: number | null = null;
-    const derivesFrom = input.baseTextItemId;
-    if (derivesFrom !== undefined && derivesFrom !== null) {
-      const path = `${at}.baseTextItemId`;
-      if (container.kind === 'base') throw badRequest(`${path}: items of a base do not derive from other items`);
-      if (!base) throw badRequest(`${path}: project ${container.developerId} is not connected to a base`);
-      const id = target.baseItems.get(derivesFrom);
-      if (id === undefined) {
-        throw badRequest(`${path}: Text item with developer ID ${derivesFrom} not found in base ${base.developerId}`);
+    own: (input, at) => {
+      let blockId: number | null = null;
+      if (input.blockId !== undefined && input.blockId !== null) {
+        const block = target.blocks.get(input.blockId);
+        if (!block) throw badRequest(`${at}.blockId: Block id not found: ${input.blockId}`);
+        blockId = block.id;
       }
-      baseTextItemId = id;
-    }
-    return { blockId, baseTextItemId };
+      let baseTextItemId: number | null = null;
+      const derivesFrom = input.baseTextItemId;
+      if (derivesFrom !== undefined && derivesFrom !== null) {
+        const path = `${at}.baseTextItemId`;
+        if (container.kind === 'base') throw badRequest(`${path}: items of a base do not derive from other items`);
+        if (!base) throw badRequest(`${path}: project ${container.developerId} is not connected to a base`);
+        const id = target.baseItems.get(derivesFrom);
+        if (id === undefined) {
+          throw badRequest(`${path}: Text item with developer ID ${derivesFrom} not found in base ${base.developerId}`);
+        }
+        baseTextItemId = id;
+      }
+      return { blockId, baseTextItemId };
+    },
   });
 }
 

@@ -2,13 +2,17 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { principalOf, scopeOf, workspaceOf } from '../../http/auth.js';
+import { sendContentAddressed } from '../../http/cache/index.js';
 import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import { hasRelease } from '../releases/releases.service.js';
 import { IfMatchHeader, parseIfMatch } from '../texts/index.js';
 import {
   InstanceRecord,
   InstancesQuery,
   ListQuery,
   PlaceInstanceBody,
+  RowsPage,
+  RowsQuery,
   TextItemRecord,
   textItemSchemas,
 } from './text-items.schemas.js';
@@ -30,7 +34,8 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsSe
     '/textItems',
     {
       // Wrapped by the HTTP cache (src/http/cache/index.ts): ETag, 304, kept bytes, one rendering per burst.
-      config: { cache: true },
+      // With `release=`, the handler answers the release's bytes under an ETag that hashes them.
+      config: { cache: true, ownEtag: hasRelease },
       schema: {
         tags: ['textItems'],
         summary: 'List text items: one record per base text, variant value and plural form',
@@ -42,9 +47,36 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsSe
     },
     async (request, reply) => {
       const { workspaceId, revision } = principalOf(request);
+      if (request.query.release !== undefined) {
+        return sendContentAddressed(
+          request,
+          reply,
+          await textItems.releaseListBody(workspaceId, request.query, limits.filterIds),
+        );
+      }
       const body = await textItems.listBody(workspaceId, revision, request.query, limits.filterIds);
       // Bytes already written: the response schema only documents them (why: docs/components.md, Performance).
       return reply.type('application/json; charset=utf-8').send(body as never);
+    },
+  );
+
+  app.get(
+    '/textItems/rows',
+    {
+      // Wrapped by the HTTP cache (src/http/cache/index.ts): ETag, 304, kept bytes, one rendering per burst.
+      config: { cache: true },
+      schema: {
+        tags: ['textItems'],
+        summary: 'One page of a project’s list, as the web app shows it',
+        description:
+          'The items of one project that pass the filters, sorted, a page at a time: `offset` jumps to a position, `cursor` (a page’s `nextCursor`) continues after that page’s last row even while items are added or removed before it. Each row has only what a list shows. `total` counts the filtered items. See docs/app-list.md.',
+        querystring: RowsQuery,
+        response: withErrors({ 200: RowsPage }),
+      },
+    },
+    (request) => {
+      const { workspaceId, revision } = principalOf(request);
+      return textItems.rows(workspaceId, revision, request.query, 500);
     },
   );
 

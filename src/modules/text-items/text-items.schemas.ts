@@ -45,6 +45,20 @@ export const ListQuery = Type.Object({
         '`id`: by developer ID; `project_order`: by project developer ID, then the custom order of each project',
     }),
   ),
+  ids: Type.Optional(
+    Type.String({
+      maxLength: 10_000,
+      description:
+        'Comma-separated developer IDs: only these items (with the filter’s other conditions). The web app reads the text it opens this way',
+    }),
+  ),
+  release: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'Name of a release: read its frozen texts instead of the current ones (docs/releases.md)',
+    }),
+  ),
   richText: RichTextQuery,
   withEtag: WithEtagQuery,
   withTranslationState: WithTranslationStateQuery,
@@ -83,18 +97,8 @@ export function textItemSchemas(limits: Limits) {
 
   const NewTextItem = Type.Object(
     {
-      developerId: Type.Optional(DeveloperId),
-      text: c.Text,
+      ...c.NewFields,
       blockId: Type.Optional(BlockId),
-      notes: Type.Optional(c.Notes),
-      tags: Type.Optional(c.Tags),
-      status: Type.Optional(c.Status),
-      assignee: Type.Optional(c.Assignee),
-      characterLimit: Type.Optional(c.CharacterLimit),
-      integrated: Type.Optional(Type.Boolean()),
-      variables: Type.Optional(c.Variables),
-      plurals: Type.Optional(c.Plurals),
-      variants: Type.Optional(Type.Array(c.VariantValue, batch)),
       baseTextItemId: Type.Optional(
         Nullable(Type.String({ description: 'Developer ID of an item of the project’s connected base' })),
       ),
@@ -117,7 +121,6 @@ export function textItemSchemas(limits: Limits) {
       updates: Type.Array(
         Type.Object(
           {
-            developerId: DeveloperId,
             ...c.UpdateFields,
             blockId: Type.Optional(BlockId),
             projectId: Type.Optional(
@@ -187,3 +190,92 @@ export type TextItemUpdateInput = UpdateTextItemsInput['updates'][number];
 export type PutTextItemsInput = Static<Schemas['PutBody']>;
 export type PutTextItemInput = PutTextItemsInput['updates'][number];
 export type ListTextItemsQuery = Static<typeof ListQuery>;
+
+const Bool = (description: string) => Type.Optional(Type.Boolean({ description }));
+
+/** `GET /v2/textItems/rows`: the app's paged list of one project (docs/app-list.md). */
+export const RowsQuery = Type.Object({
+  projectId: Type.String({ description: 'Developer ID of the project (or base) whose items are listed' }),
+  blockId: Type.Optional(Type.String({ description: 'Developer ID of a block of the project: only its items' })),
+  status: Type.Optional(Type.String({ description: 'Comma-separated statuses: items with one of them' })),
+  assignee: Type.Optional(
+    Type.String({ description: 'An email: items assigned to that person; `unassigned`: items without one' }),
+  ),
+  tags: Type.Optional(Type.String({ description: 'Comma-separated tags: items with every one of them' })),
+  variant: Type.Optional(Type.String({ description: 'Developer ID of a variant, with `state`' })),
+  state: Type.Optional(
+    Type.Enum(['missing', 'outdated', 'upToDate'], { description: 'The state of the item’s value of `variant`' }),
+  ),
+  integrated: Bool('Items marked integrated (true) or not (false)'),
+  plurals: Bool('Items with plural forms (true) or without (false)'),
+  variables: Bool(
+    'Items that list a variable or have a `{{placeholder}}` in their base text (true), or neither (false)',
+  ),
+  q: Type.Optional(
+    Type.String({
+      maxLength: 500,
+      description:
+        'Search: items whose developer ID, text, notes, tags or variant values hold every word as a word prefix',
+    }),
+  ),
+  sort: Type.Optional(
+    Type.Enum(['project_order', 'id'], {
+      default: 'project_order',
+      description: '`project_order`: the project’s custom order (the default); `id`: by developer ID',
+    }),
+  ),
+  states: Type.Optional(
+    Type.String({ description: 'Comma-separated variant developer IDs: each row says its state in each' }),
+  ),
+  offset: Type.Optional(
+    Type.Integer({ minimum: 0, description: 'Position of the first row in the filtered, sorted list (a jump)' }),
+  ),
+  cursor: Type.Optional(
+    Type.String({
+      maxLength: 1000,
+      description: 'A `nextCursor`: the rows after that page’s last one, wherever it now stands (instead of `offset`)',
+    }),
+  ),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 500, default: 100, description: 'Rows per page' })),
+  ids: Type.Optional(
+    Type.String({ maxLength: 100_000, description: 'Comma-separated developer IDs: only these items' }),
+  ),
+  facets: Bool(
+    'Also answer, per filter group, how many items pass the other groups and how many of them have each value (status, assignee, tags, state of `variant`, integrated, plurals, variables)',
+  ),
+});
+export type RowsQuery = Static<typeof RowsQuery>;
+
+const TranslationStateEnum = Type.Enum(['missing', 'outdated', 'upToDate']);
+
+export const ListRow = Type.Object({
+  id: Type.String({ description: 'Developer ID' }),
+  text: Type.String({ description: 'The base text, plain, cut after 200 characters' }),
+  status: Type.String(),
+  assignee: Nullable(Type.String({ description: 'Email of the assignee' })),
+  tags: Type.Array(Type.String()),
+  blockId: Nullable(Type.String()),
+  blockName: Nullable(Type.String()),
+  componentId: Nullable(Type.String({ description: 'The component of a linked instance' })),
+  plurals: Type.Boolean({ description: 'Whether the base text has plural forms' }),
+  states: Type.Record(Type.String(), TranslationStateEnum, {
+    description: 'By variant developer ID (those of `states`): the state of the item’s value',
+  }),
+});
+
+export const RowsPage = Type.Object({
+  total: Type.Integer({ description: 'Items that pass the filters' }),
+  offset: Type.Integer({ description: 'Position of the first row in the filtered, sorted list' }),
+  rows: Type.Array(ListRow),
+  nextCursor: Nullable(Type.String({ description: 'Pass as `cursor` for the next page; null at the end' })),
+  facets: Type.Optional(
+    Type.Record(
+      Type.String(),
+      Type.Object({
+        total: Type.Integer({ description: 'Items that pass every other filter group' }),
+        values: Type.Record(Type.String(), Type.Integer(), { description: 'Of those, how many have each value' }),
+      }),
+      { description: 'With `facets=true`, by filter group' },
+    ),
+  ),
+});

@@ -1,16 +1,28 @@
+/**
+ * The text items service: GET, POST, PATCH and PUT, DELETE and the linked instances of
+ * `/v2/textItems`, on the texts core (src/modules/texts/). Read top-down: the service, where a
+ * PATCH loads what its updates name and hands them to the write path; then the checks a PATCH or
+ * PUT of text items adds to the core's (`checkTextItemUpdates`: instances, blocks, moves to
+ * another project; the PUT's plural operations translated to PATCH's lists).
+ */
+
 import type { Readable } from 'node:stream';
 import type { Transaction } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import { now } from '../../db/transaction.js';
-import { badRequest } from '../../http/errors.js';
+import type { ContentAddressedBody } from '../../http/cache/index.js';
+import { type AppError, badRequest, notFound } from '../../http/errors.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
-import type { BlocksService } from '../blocks/blocks.service.js';
+import type { BlockRef, BlocksService } from '../blocks/blocks.service.js';
 import type { Change, PlannedWrite, WriteScope } from '../changes/index.js';
-import { baseNotFound, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
+import { baseNotFound, type ProjectRef, type ProjectsService, projectNotFound } from '../projects/projects.service.js';
+import type { ReleasesService } from '../releases/releases.service.js';
 import {
   assertDistinctCreateIds,
   assertIfMatch,
   type Component,
+  type ContentUpdateInput,
+  checkTextUpdates,
   createTexts,
   deleteTexts,
   derivedItems,
@@ -25,12 +37,17 @@ import {
   loadWriteContext,
   lookupsOfCreate,
   namesOfNewTexts,
+  type ParsedFilter,
+  type PluralForm,
+  type PluralInput,
   type PluralsUpdate,
   parseFilter,
   pluralFormsOfRenameTargets,
   relinkTextItems,
   requireTexts,
   showInstances,
+  storedText,
+  type TextFieldChanges,
   type TextItem,
   type TextsImport,
   type TextsServiceDeps,
@@ -39,6 +56,7 @@ import {
   textChanges,
   type UpdatePlan,
   updateTextFields,
+  type VariantLookups,
   type VariantRef,
   type WriteContext,
   wantedIds,
@@ -47,16 +65,17 @@ import {
 } from '../texts/index.js';
 import { type CreateTarget, checkNewTextItems, newTextItem } from './text-items.create.js';
 import { type InstanceRef, listInstances, placeInstance } from './text-items.instances.js';
+import { createTextRows } from './text-items.rows.js';
 import type {
   CreateTextItemsInput,
   ListTextItemsQuery,
   NewTextItemInput,
   PlaceInstanceInput,
+  PutTextItemInput,
   PutTextItemsInput,
   TextItemUpdateInput,
   UpdateTextItemsInput,
 } from './text-items.schemas.js';
-import { checkTextItemUpdates, textItemNotFound, translatePut, type UpdateTargets } from './text-items.update.js';
 
 const FILTER_KEYS: readonly FilterKey[] = [
   'projects',
@@ -67,6 +86,15 @@ const FILTER_KEYS: readonly FilterKey[] = [
   'assignee',
   'integrated',
 ];
+
+/** A filter narrowed to the `ids` parameter's developer IDs, when given. */
+function withIds(filter: ParsedFilter, ids: string | undefined, maxIds: number): ParsedFilter {
+  if (ids === undefined) return filter;
+  const developerIds = [...new Set(ids.split(',').filter(Boolean))];
+  if (developerIds.length === 0) throw badRequest('ids: give at least one developer ID');
+  if (developerIds.length > maxIds) throw badRequest(`ids: at most ${maxIds} developer IDs`);
+  return { ...filter, developerIds };
+}
 
 /** One batch of updates, as PATCH, the translated PUT, an import or a restore gives it. */
 interface UpdateBatch {
@@ -82,12 +110,18 @@ interface UpdateBatch {
 }
 
 export interface TextItemsDeps extends TextsServiceDeps {
+  /** The reads of releases (`release=`). */
+  releases: Pick<ReleasesService, 'records'>;
   projects: Pick<ProjectsService, 'listProjectRefs' | 'resolveProjects' | 'resolveBases'>;
   blocks: Pick<BlocksService, 'loadBlocks' | 'resolveBlocks' | 'nextItemPosition'>;
+  variants: TextsServiceDeps['variants'] & Pick<VariantLookups, 'listVariants'>;
+  /** Brings the search index up to date with every committed write (the app's list, `q`). */
+  indexUpToDate?: () => Promise<void>;
 }
 
 export function createTextItemsService(deps: TextItemsDeps) {
   const { db, writes } = deps;
+  const textRows = createTextRows(deps);
 
   /** `projectId` or `baseId` of a POST, with the blocks and base items its elements may name. */
   async function createTarget(trx: Executor, workspaceId: number, input: CreateTextItemsInput): Promise<CreateTarget> {
@@ -169,7 +203,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const userIds = await deps.accounts.userIdsByEmail(workspaceId);
     await writes.write(scope, async (trx) => {
       const developerIds = batch.updates.map((u) => u.developerId);
-      await assertIfMatch(trx, workspaceId, 'text_item', developerIds, ifMatch);
+      await assertIfMatch(trx, workspaceId, { kind: 'text_item', developerIds }, ifMatch);
       return updatesIn(trx, { workspaceId, userIds, batch });
     });
   }
@@ -296,16 +330,11 @@ export function createTextItemsService(deps: TextItemsDeps) {
     const { workspaceId } = scope;
     assertDistinctIds(developerIds, (index) => `developerIds[${index}]`);
     await writes.write(scope, async (trx) => {
-      const entities = await requireTexts(trx, workspaceId, 'text_item', developerIds, textItemNotFound);
+      const entities = await requireTexts(trx, workspaceId, { kind: 'text_item', developerIds }, textItemNotFound);
       const ids = entities.map((e) => e.id);
       const derived = await derivedItems(trx, workspaceId, ids);
       const lookups = await deps.texts.lookupsFor(trx, workspaceId, [...entities, ...derived]);
-      await updateTextFields(
-        trx,
-        workspaceId,
-        derived.map((e) => e.id),
-        { baseTextItemId: null },
-      );
+      await updateTextFields(trx, workspaceId, { ids: derived.map((e) => e.id), changes: { baseTextItemId: null } });
       await deleteTexts(trx, workspaceId, ids);
       const changes = [
         ...entities.flatMap((entity) => textChanges(entity, null, lookups)),
@@ -317,7 +346,7 @@ export function createTextItemsService(deps: TextItemsDeps) {
 
   const listQuery = (query: ListTextItemsQuery, maxFilterIds: number) => ({
     kind: 'text_item' as const,
-    filter: parseFilter(query.filter, FILTER_KEYS, maxFilterIds),
+    filter: withIds(parseFilter(query.filter, FILTER_KEYS, maxFilterIds), query.ids, maxFilterIds),
     ...(query.sort && { sort: query.sort }),
     ...(query.withTranslationState && { translationState: true }),
   });
@@ -330,7 +359,10 @@ export function createTextItemsService(deps: TextItemsDeps) {
     maxFilterIds: number,
   ): Promise<Buffer> {
     const textQuery = listQuery(query, maxFilterIds);
-    return deps.reader.records(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
+    return deps.reader.records(workspaceId, revision, textQuery, {
+      richText: query.richText ?? null,
+      etags: query.withEtag === true,
+    });
   }
 
   /** GET /textItems as sent: the bytes of a small list, a large one as a stream read page by page. */
@@ -341,7 +373,22 @@ export function createTextItemsService(deps: TextItemsDeps) {
     maxFilterIds: number,
   ): Promise<Buffer | Readable> {
     const textQuery = listQuery(query, maxFilterIds);
-    return deps.reader.recordStream(workspaceId, revision, textQuery, query.richText ?? null, query.withEtag === true);
+    return deps.reader.recordStream(workspaceId, revision, textQuery, {
+      richText: query.richText ?? null,
+      etags: query.withEtag === true,
+    });
+  }
+
+  /** GET with `release=`: the release's frozen records, content-addressed (docs/releases.md). */
+  function releaseListBody(
+    workspaceId: number,
+    query: ListTextItemsQuery,
+    maxFilterIds: number,
+  ): Promise<ContentAddressedBody> {
+    return deps.releases.records(workspaceId, query.release as string, listQuery(query, maxFilterIds), {
+      richText: query.richText ?? null,
+      etags: query.withEtag === true,
+    });
   }
 
   /** POST /textItems/instances: a component placed into a project as a new linked instance. */
@@ -447,6 +494,8 @@ export function createTextItemsService(deps: TextItemsDeps) {
   return {
     list,
     listBody,
+    rows: textRows.rows,
+    releaseListBody,
     create,
     update,
     put,
@@ -467,3 +516,196 @@ export type TextItemsService = ReturnType<typeof createTextItemsService>;
 export interface TextItemsImport extends TextsImport<NewTextItemInput, TextItemUpdateInput> {
   projectId: string;
 }
+
+// The checks of a PATCH or PUT of text items, on top of the core's (`checkTextUpdates`).
+
+const textItemNotFound = (developerId: string) => notFound(`Text item with developer ID ${developerId} not found`);
+
+interface TextItemUpdate extends ContentUpdateInput {
+  blockId?: string | null;
+  /** Another project to move the item to. */
+  projectId?: string;
+}
+
+/** What the updates of one PATCH or PUT are checked against, loaded by the service. */
+interface UpdateTargets {
+  entities: ReadonlyMap<string, TextItem>;
+  /** A block of the project (row id) by developer ID. */
+  blockOf: (projectId: number, developerId: string) => BlockRef | undefined;
+  /** A project or base by developer ID, and by row id (the containers of the items). */
+  projectOf: (developerId: string) => ProjectRef | undefined;
+  containerOf: (rowId: number) => ProjectRef | undefined;
+  /** The plural forms of a text item, by developer ID, for new developer IDs that look like plural records. */
+  formsOf?: (developerId: string) => ReadonlySet<PluralForm> | undefined;
+  maxTags?: number;
+  /** Component developer ID by row id, for the items that are linked instances. */
+  componentIds: ReadonlyMap<number, string>;
+  /** Whether a text item has the developer ID (plural-record collisions). */
+  exists: (developerId: string) => boolean;
+  /** The next free place at the end of a project's custom order; each call takes one. */
+  takePosition: (projectId: number) => number;
+}
+
+/**
+ * Checks a whole PATCH (or translated PUT) before anything is written. An instance's text and
+ * plurals are its component's: changing them is a 400 naming the component. An item moved to
+ * another block (or out of blocks) goes to the end of the project's custom order.
+ */
+function checkTextItemUpdates(
+  updates: readonly TextItemUpdate[],
+  {
+    variant,
+    context,
+    targets,
+    deferred = new Map(),
+  }: {
+    variant: VariantRef | null;
+    context: WriteContext;
+    targets: UpdateTargets;
+    /** Errors found earlier (the PUT's plural operations), reported at their element's turn. */
+    deferred?: ReadonlyMap<TextItemUpdate, AppError>;
+  },
+): UpdatePlan[] {
+  return checkTextUpdates(
+    updates,
+    { entities: targets.entities, variant, context },
+    {
+      notFound: textItemNotFound,
+      label: 'Text item',
+      exists: targets.exists,
+      ...(targets.formsOf && { formsOf: targets.formsOf }),
+      ...(targets.maxTags !== undefined && { maxTags: targets.maxTags }),
+      check: (u, entity, at) => {
+        const { componentId } = entity as TextItem;
+        if (componentId !== null && (u.text !== undefined || u.plurals !== undefined)) {
+          const component = targets.componentIds.get(componentId) ?? String(componentId);
+          throw badRequest(
+            `${at}: text item ${u.developerId} is a linked instance of component ${component}; its text and plurals are the component's (PATCH /v2/components)`,
+          );
+        }
+        const error = deferred.get(u);
+        if (error) throw error;
+      },
+      own: (u, entity, at): TextFieldChanges => {
+        const moved = u.projectId === undefined ? null : toProject(u, entity as TextItem, targets, at);
+        if (moved) return moved;
+        if (u.blockId === undefined) return {};
+        const { projectId } = entity as TextItem;
+        let blockId: number | null = null;
+        if (u.blockId !== null) {
+          const block = targets.blockOf(projectId, u.blockId);
+          if (!block) throw badRequest(`${at}.blockId: Block id not found: ${u.blockId}`);
+          blockId = block.id;
+        }
+        if (blockId === (entity as TextItem).blockId) return {};
+        return { blockId, position: targets.takePosition(projectId) };
+      },
+    },
+  );
+}
+
+/**
+ * An update's `projectId`: the item moves to the end of another project, into the named block of
+ * that project or outside blocks. It keeps the base text item it derives from only when the new
+ * project is connected to the same base. Null when `projectId` names the item's own project
+ * (then `blockId` means what it always means).
+ */
+function toProject(u: TextItemUpdate, item: TextItem, targets: UpdateTargets, at: string): TextFieldChanges | null {
+  const target = targets.projectOf(u.projectId as string);
+  if (target?.kind !== 'project') throw badRequest(`${at}.projectId: ${projectNotFound(u.projectId as string)}`);
+  if (target.id === item.projectId) return null;
+  const from = targets.containerOf(item.projectId);
+  if (from?.kind === 'base') {
+    throw badRequest(
+      `${at}.projectId: text item ${item.developerId} belongs to base ${from.developerId}; the items of a base stay in it`,
+    );
+  }
+  let blockId: number | null = null;
+  if (u.blockId != null) {
+    const block = targets.blockOf(target.id, u.blockId);
+    if (!block) throw badRequest(`${at}.blockId: Block id not found in project ${target.developerId}: ${u.blockId}`);
+    blockId = block.id;
+  }
+  const changes: TextFieldChanges = { projectId: target.id, blockId, position: targets.takePosition(target.id) };
+  if (item.baseTextItemId !== null && target.baseId !== (from?.baseId ?? null)) changes.baseTextItemId = null;
+  return changes;
+}
+
+/**
+ * The deprecated PUT's updates as PATCH updates. Errors of the plural operations are deferred to
+ * their element's turn in `checkTextItemUpdates`, so the first bad element is still the one reported.
+ */
+function translatePut(
+  updates: readonly PutTextItemInput[],
+  entities: ReadonlyMap<string, TextItem>,
+  variant: VariantRef | null,
+  context: WriteContext,
+): { updates: TextItemUpdate[]; deferred: Map<TextItemUpdate, AppError> } {
+  const deferred = new Map<TextItemUpdate, AppError>();
+  const translated = updates.map((u, index) => {
+    const { plurals, ...fields } = u;
+    const update: TextItemUpdate = { ...fields };
+    if (plurals === undefined) return update;
+    // An unknown item or an instance fails before its plurals are looked at.
+    update.plurals = [];
+    const entity = entities.get(u.developerId);
+    if (!entity || entity.componentId !== null) return update;
+    const current = variant ? entity.variants.find((v) => v.variantId === variant.id)?.plurals : entity.plurals;
+    try {
+      update.plurals = mergePlurals(u, current ?? [], context, `updates[${index}]`);
+    } catch (error) {
+      deferred.set(update, error as AppError);
+    }
+    return update;
+  });
+  return { updates: translated, deferred };
+}
+
+/**
+ * The plural operations of one PUT update as the whole list PATCH takes. Existing forms keep
+ * their place (upserted ones take the new text), new forms follow in request order, removed ones
+ * go. With `text`, a kept first form takes that text (as PATCH's text alone does); an upserted
+ * first form must agree with it.
+ */
+function mergePlurals(
+  u: PutTextItemInput,
+  current: readonly { form: PluralForm; text: string }[],
+  context: WriteContext,
+  at: string,
+): PluralInput[] {
+  const upsert = u.plurals?.upsert ?? [];
+  const remove = new Set(u.plurals?.remove ?? []);
+  const upserted = new Map<PluralForm, number>();
+  upsert.forEach((p, k) => {
+    if (upserted.has(p.form)) {
+      throw badRequest(`${at}.plurals.upsert[${k}].form: plural form '${p.form}' appears more than once`);
+    }
+    if (remove.has(p.form))
+      throw badRequest(`${at}.plurals.upsert[${k}].form: plural form '${p.form}' is also removed`);
+    upserted.set(p.form, k);
+  });
+  const missing = [...remove].filter((form) => !current.some((p) => p.form === form));
+  if (missing.length > 0) throw cannotRemove(u.developerId, missing);
+
+  const merged: PluralInput[] = current
+    .filter((p) => !remove.has(p.form))
+    .map((p) => {
+      const k = upserted.get(p.form);
+      return k === undefined ? { form: p.form, text: p.text, kept: p } : { form: p.form, text: upsert[k]?.text ?? '' };
+    });
+  for (const p of upsert) if (!current.some((c) => c.form === p.form)) merged.push({ form: p.form, text: p.text });
+
+  const first = merged[0];
+  if (u.text !== undefined && first) {
+    if (first.kept) merged[0] = { form: first.form, text: u.text };
+    else if (storedText(context, first.text).text !== storedText(context, u.text).text) {
+      throw badRequest(
+        `${at}.plurals.upsert[${upserted.get(first.form)}].text: the first plural form's text must equal the text`,
+      );
+    }
+  }
+  return merged;
+}
+
+const cannotRemove = (developerId: string, forms: readonly string[]) =>
+  badRequest(`Cannot remove plural forms that do not exist on text item ${developerId}: ${forms.join(', ')}`);

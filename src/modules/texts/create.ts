@@ -1,43 +1,28 @@
 import type { Executor } from '../../db/schema.js';
 import { type AppError, badRequest } from '../../http/errors.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
+import { splitPluralRecordId } from './plurals.js';
+import * as repo from './texts.repository.js';
+import type { NewContentInput } from './texts.schemas.js';
+import type { NewText, PluralForm, TextCommon, TextEntity, TextKind } from './texts.types.js';
 import {
   assigneeId,
   checkStatus,
   defaultStatus,
-  type PluralInput,
   pluralCollision,
   pluralFormsOf,
   storedPlurals,
   storedText,
-  type VariantValueInput,
   variableIds,
   variantValues,
   type WriteContext,
-} from './content.js';
-import { newTextRow, variantValueRow } from './entities.js';
-import { splitPluralRecordId } from './plurals.js';
-import * as repo from './texts.repository.js';
-import type { NewText, PluralForm, TextCommon, TextEntity, TextKind } from './texts.types.js';
+} from './write-steps.js';
 
 /**
  * The create of components and text items (pure planning, then one batched insert): developer
  * IDs given or generated, the content fields checked and in their stored form, plural-record
  * collisions. Each kind adds its own columns (folder, project, block ...) through a hook.
  */
-export interface NewContentInput {
-  developerId?: string;
-  text: string;
-  notes?: string | null;
-  tags?: string[];
-  status?: string;
-  assignee?: string | null;
-  characterLimit?: number | null;
-  integrated?: boolean;
-  variables?: string[];
-  plurals?: PluralInput[];
-  variants?: VariantValueInput[];
-}
 
 /** One text of a create, checked and in its stored form, without its kind's own fields; nothing is written yet. */
 export type PlannedContent = Omit<TextCommon, 'id'>;
@@ -58,12 +43,14 @@ export interface ExistingTexts {
   formsOf: (developerId: string) => ReadonlySet<PluralForm> | undefined;
 }
 
-export interface CreateRules<I> {
+export interface CreateRules<I, T extends object = object> {
   /** The body array, for error paths: `components`, `textItems`. */
   field: string;
   /** The slug a generated developer ID starts from. */
   slugOf: (input: I) => string;
   alreadyExists: (developerId: string) => AppError;
+  /** The kind's own fields of an element (`at` is its error path), added to its planned text. */
+  own: (input: I, at: string, developerId: string) => T;
 }
 
 /**
@@ -110,16 +97,16 @@ function assignDeveloperIds<I extends NewContentInput>(
 
 /**
  * Checks a whole create before anything is written; the first bad element is the error. The
- * request's ids are distinct (`assertDistinctCreateIds`). Per element: a developer ID that exists (409), then the kind's own fields (`own`, whose
+ * request's ids are distinct (`assertDistinctCreateIds`). Per element: a developer ID that exists (409), then the kind's own fields (`rules.own`, whose
  * answer is added to the planned text), then the content fields, then plural-record collisions.
  */
 export function checkNewTexts<I extends NewContentInput, T extends object>(
   inputs: readonly I[],
   context: WriteContext,
   existing: ExistingTexts,
-  rules: CreateRules<I>,
-  own: (input: I, at: string, developerId: string) => T,
+  rules: CreateRules<I, T>,
 ): (PlannedContent & T)[] {
+  const { own } = rules;
   const { ids, conflicts } = assignDeveloperIds(inputs, existing, rules.slugOf);
   const requestIndex = new Map(ids.map((id, index) => [id, index]));
   const formsInRequest = inputs.map(inputForms);
@@ -212,7 +199,7 @@ export async function loadExistingTexts(
 export async function createTexts(trx: Executor, workspaceId: number, texts: readonly NewText[], at: string) {
   const rowIds = await repo.insertTexts(
     trx,
-    texts.map((text) => newTextRow(workspaceId, text, at)),
+    texts.map((text) => repo.newTextRow(workspaceId, text, at)),
   );
   const created = texts.map(
     (text) =>
@@ -223,10 +210,10 @@ export async function createTexts(trx: Executor, workspaceId: number, texts: rea
       }) as TextEntity,
   );
   // Loops rather than flatMap: these run once per variant value of a batch of thousands.
-  const values: ReturnType<typeof variantValueRow>[] = [];
+  const values: ReturnType<typeof repo.variantValueRow>[] = [];
   const links: { text_id: number; variable_id: number }[] = [];
   for (const t of created) {
-    for (const v of t.variants) values.push(variantValueRow(t.id, v, t.textVersion ?? 0));
+    for (const v of t.variants) values.push(repo.variantValueRow(t.id, v, t.textVersion ?? 0));
     for (const variable_id of t.variableIds) links.push({ text_id: t.id, variable_id });
   }
   await repo.insertVariantValues(trx, values);

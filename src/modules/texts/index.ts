@@ -13,18 +13,8 @@
  *   src/services.ts: it imports no module but `changes`.
  */
 
+export { variantNotFoundMessage } from '../../shared/not-found.js';
 // Writes of components and text items.
-export {
-  loadWriteContext,
-  type PluralInput,
-  pluralCollision,
-  pluralFormsOf,
-  storedText,
-  variantNotFoundMessage,
-  type WriteContext,
-  type WriteContextDeps,
-} from './content.js';
-
 export {
   assertDistinctCreateIds,
   carriedContent,
@@ -35,33 +25,63 @@ export {
   type PlannedContent,
   wantedIds,
 } from './create.js';
-export { assertIfMatch, type IfMatch, parseIfMatch, textEtag } from './etags.js';
-export { type FilterKey, type ParsedFilter, parseFilter } from './filter.parse.js';
-export { detachInstances, detachTextItems, relinkTextItems, showInstances } from './instances.js';
+// Texts frozen for a release, and reads of them.
+export { type FrozenSelection, frozenRecords, frozenSelection } from './frozen.js';
+export type { FrozenBasis, FrozenTexts } from './frozen.types.js';
+// The text and project filters of the lists of things said about texts (comments, suggestions).
+export {
+  countsPerText,
+  type ListScopeFilter,
+  type ListScopeLookups,
+  type ListScopeQuery,
+  resolveListScope,
+  type TextCountRow,
+} from './list-scope.js';
+export { findMemoryMatches, type MemoryMatch, type MemoryRequest } from './memory.repository.js';
 export { inCldrOrder, isPluralForm, PLURAL_FORMS, splitPluralRecordId } from './plurals.js';
-export { baseOwner, type Owner } from './records.js';
+export { listRowKeys, type RowKey, type RowKeyQuery } from './rows.repository.js';
 export {
   createSearchIndexer,
   type FoundText,
   refreshSearchIndex,
   type SearchIndexer,
+  searchTextIds,
   searchTexts,
 } from './search.repository.js';
 // What other modules' writes do to texts.
 export { createTextCascades, type TextCascades } from './texts.cascades.js';
-export { type FieldLookups, type FieldLookupsLoader, lookupsOfCreate, textChanges } from './texts.fields.js';
 // What the core needs from the modules that own the rows a text refers to (they implement it).
 export type * from './texts.ports.js';
 export { type TextPositions, textPositions } from './texts.positions.js';
-export { createTextsReader, type TextsReaderDeps } from './texts.reader.js';
+export {
+  baseOwner,
+  createTextsReader,
+  type FilterKey,
+  type FreezeFilters,
+  type Owner,
+  type ParsedFilter,
+  parseFilter,
+  type RecordFormat,
+  type TextKey,
+  type TextQuery,
+  type TextSelection,
+  type TextsReader,
+  type TextsReaderDeps,
+  textEtag,
+} from './texts.reader.js';
 export {
   deleteTexts,
   derivedItems,
+  detachInstances,
+  detachTextItems,
   developerIdsByRowIds,
   existingDeveloperIds,
   itemsOfContainer,
   loadInstances,
   loadTextsByDeveloperIds,
+  loadTextsByRowIds,
+  relinkTextItems,
+  showInstances,
   updateTextFields,
 } from './texts.repository.js';
 export {
@@ -73,14 +93,40 @@ export {
   WithTranslationStateQuery,
 } from './texts.schemas.js';
 export * from './texts.types.js';
+export { usedVariantIds, type VariantUseScope } from './variant-use.repository.js';
+// Steps both services' writes take (what differs is the kind and its containers): If-Match, a
+// PATCH's checks, plan and storage, the content rules, and the steps of creates, deletes and imports.
 export {
   applyUpdatePlans,
+  assertIfMatch,
   type ContentUpdateInput,
   checkTextUpdates,
+  type FieldLookups,
+  type FieldLookupsLoader,
+  type IfMatch,
+  importTexts,
+  insertingTexts,
+  loadWriteContext,
+  lookupsOfCreate,
+  namesOfNewTexts,
+  type PluralInput,
+  type PluralsUpdate,
+  parseIfMatch,
+  pluralCollision,
+  pluralFormsOf,
+  pluralFormsOfRenameTargets,
+  requireTexts,
+  storedText,
+  type TextsImport,
+  type TextsServiceDeps,
+  takenPluralIds,
   targetVariant,
+  textChanges,
   type UpdatePlan,
   type UpdateSubjects,
   updatedEntity,
-} from './update.js';
-// Steps both services' writes take (what differs is the kind and its containers).
-export * from './write-steps.js';
+  type WriteContext,
+  type WriteContextDeps,
+  writeOfCreate,
+  writeOfUpdates,
+} from './write-steps.js';

@@ -11,8 +11,13 @@ const rankOf = (plural: StoredPlural) => FORM_RANK.get(plural.form) ?? 0;
 
 /** Plural forms in CLDR order, whatever order they were stored in (a copy; most are stored in order, and then not sorted). */
 export function inCldrOrder(plurals: readonly StoredPlural[]): StoredPlural[] {
-  const ordered = plurals.every((plural, i) => i === 0 || rankOf(plurals[i - 1] as StoredPlural) <= rankOf(plural));
-  return ordered ? [...plurals] : [...plurals].sort((a, b) => rankOf(a) - rankOf(b));
+  const copy = plurals.slice();
+  for (let i = 1; i < copy.length; i++) {
+    if (rankOf(copy[i - 1] as StoredPlural) > rankOf(copy[i] as StoredPlural)) {
+      return copy.sort((a, b) => rankOf(a) - rankOf(b));
+    }
+  }
+  return copy;
 }
 
 /** The developer ID of the record of one plural form (`cart_one`: clients write these ids into files verbatim, so the suffix comes from the server). */

@@ -1,6 +1,12 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
-import { indexBatchSize, indexQueued, searchCandidates } from '../../db/search-index.js';
+import {
+  indexBatchSize,
+  indexQueued,
+  searchCandidates,
+  searchMatchIds,
+  tidyTranslationMemory,
+} from '../../db/search-index.js';
 import { nextTurn } from '../../shared/next-turn.js';
 import type { TextKind } from './texts.types.js';
 
@@ -57,6 +63,16 @@ export async function searchTexts(db: Executor, workspaceId: number, q: string, 
     const row = byId.get(Number(c.id));
     return row ? [found(row)] : [];
   });
+}
+
+/**
+ * The row ids of every text of the workspace that a search for `q` finds (each word a word prefix
+ * of its document), unranked; null when `q` has no word to search for (no restriction).
+ */
+export async function searchTextIds(db: Executor, workspaceId: number, q: string): Promise<ReadonlySet<number> | null> {
+  const words = searchWords(q);
+  if (words.length === 0) return null;
+  return new Set(await searchMatchIds(db, workspaceId, words));
 }
 
 const NON_ASCII = /[\u0080-\uffff]/;
@@ -144,6 +160,12 @@ const INDEX_IDLE_MS = 50;
  */
 const INDEX_MAX_DELAY_MS = 5000;
 
+/**
+ * Texts indexed before a pass that empties the queue tidies the translation memory's tables
+ * (src/db/translation-memory-index.ts): an import or a restore, not an ordinary day's edits.
+ */
+const TIDY_AFTER_TEXTS = 5000;
+
 export interface SearchIndexerOptions {
   /** Whether a write is under way in this process: the background pass waits until none is. */
   writing?: () => boolean;
@@ -205,21 +227,34 @@ export function createSearchIndexer(db: Kysely<Database>, options: SearchIndexer
    * it left the queue empty.
    */
   const batch = indexBatchSize(db);
+  /** Texts indexed since the memory's tables were last tidied (`tidyTranslationMemory`). */
+  let untidied = 0;
   const workOff = async (giveWay: boolean): Promise<boolean> => {
     for (;;) {
       if (giveWay && (stopped || (!idle() && !overdue()))) return false;
       const empty = (await sql`select 1 as queued from text_search_queue limit 1`.execute(db)).rows.length === 0;
-      if (empty) return true;
-      const taken = await db
+      if (empty) {
+        if (untidied >= TIDY_AFTER_TEXTS) {
+          untidied = 0;
+          // Only lookups' speed depends on it: a vacuum refused (a role without the right, a
+          // server shutting down) must not fail the search or lookup waiting for this pass.
+          await tidyTranslationMemory(db).catch(() => {});
+        }
+        return true;
+      }
+      await db
         .transaction()
-        .execute((trx) => indexQueued(trx, batch))
+        .execute(async (trx) => {
+          untidied += await indexQueued(trx, batch);
+        })
         .catch(async (error: unknown) => {
           // A text a writer holds (PostgreSQL's lock_not_available, above): after it commits.
           if ((error as { code?: unknown }).code !== '55P03') throw error;
           await new Promise((resolve) => setTimeout(resolve, 20));
-          return batch;
         });
-      if (taken < batch) return true;
+      // A batch of fewer texts does not mean the queue is empty: on PostgreSQL another server's
+      // pass may hold the first rows this one looked at, which it skips once that pass commits,
+      // while later rows are still queued. The check at the top of the loop says when it is empty.
       await nextTurn();
     }
   };

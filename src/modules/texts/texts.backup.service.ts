@@ -138,22 +138,22 @@ function richTextProblem(markup: string, text: unknown): string | null {
 function checkContent(table: string, index: number, row: BackupRow): void {
   if (typeof row.rich_text === 'string') {
     const problem = richTextProblem(row.rich_text, row.text);
-    if (problem) throw rowError(table, index, row, 'rich_text', problem);
+    if (problem) throw rowError({ table, index, row }, 'rich_text', problem);
   }
   if (typeof row.plurals !== 'string') return;
   const plurals = JSON.parse(row.plurals) as { form: string; text: string; richText?: string | null }[];
   plurals.forEach((plural, i) => {
     if (typeof plural.richText !== 'string') return;
     const problem = richTextProblem(plural.richText, plural.text);
-    if (problem) throw rowError(table, index, row, `plurals[${i}].richText`, problem);
+    if (problem) throw rowError({ table, index, row }, `plurals[${i}].richText`, problem);
   });
   const first = plurals[0];
   if (first === undefined) return;
   if (first.text !== row.text) {
-    throw rowError(table, index, row, 'plurals[0].text', `must be the text (${clip(String(row.text))})`);
+    throw rowError({ table, index, row }, 'plurals[0].text', `must be the text (${clip(String(row.text))})`);
   }
   if ((first.richText ?? null) !== (row.rich_text ?? null)) {
-    throw rowError(table, index, row, 'plurals[0].richText', 'must be the rich_text');
+    throw rowError({ table, index, row }, 'plurals[0].richText', 'must be the rich_text');
   }
 }
 
@@ -162,22 +162,22 @@ function checkPlace(index: number, row: BackupRow): void {
   if (row.kind === 'component') {
     for (const column of ITEM_ONLY) {
       if (row[column] !== null && row[column] !== undefined) {
-        throw rowError('texts', index, row, column, 'must be null for a component');
+        throw rowError({ table: 'texts', index, row }, column, 'must be null for a component');
       }
     }
     return;
   }
   if (row.folder_id !== null && row.folder_id !== undefined) {
-    throw rowError('texts', index, row, 'folder_id', 'must be null for a text item');
+    throw rowError({ table: 'texts', index, row }, 'folder_id', 'must be null for a text item');
   }
   if (row.project_id === null || row.project_id === undefined) {
-    throw rowError('texts', index, row, 'project_id', 'a text item must be in a project or base');
+    throw rowError({ table: 'texts', index, row }, 'project_id', 'a text item must be in a project or base');
   }
 }
 
 function checkStatus(table: string, index: number, row: BackupRow, maps: IdMaps): void {
   if (!maps.statuses.has(row.status as string)) {
-    throw rowError(table, index, row, 'status', `'${String(row.status)}' is not a status of the file's workflow`);
+    throw rowError({ table, index, row }, 'status', `'${String(row.status)}' is not a status of the file's workflow`);
   }
 }
 
@@ -220,7 +220,7 @@ export function textsRestorer(maps: IdMaps): TableRestorer {
     const fileId = fileIdOf(maps.texts, rowId);
     const list = links[column];
     const at = list.rows.indexOf(fileId as number);
-    throw rowError('texts', list.indexes[at] ?? -1, { id: fileId }, column, problem);
+    throw rowError({ table: 'texts', index: list.indexes[at] ?? -1, row: { id: fileId } }, column, problem);
   };
 
   return {
@@ -231,28 +231,27 @@ export function textsRestorer(maps: IdMaps): TableRestorer {
       const known = places ?? (await placesOf(trx, maps.workspaceId));
       rows.forEach((row, index) => {
         const i = first + index;
-        checkColumns('texts', i, row, TEXT_CHECKS);
+        const at = { table: 'texts', index: i, row };
+        checkColumns(at, TEXT_CHECKS);
         checkNewId('texts', i, row, maps.texts);
-        checkReference('texts', i, row, 'folder_id', { name: 'folders', ids: maps.folders }, true);
-        checkReference('texts', i, row, 'project_id', { name: 'projects', ids: maps.projects }, true);
-        checkReference('texts', i, row, 'block_id', { name: 'blocks', ids: maps.blocks }, true);
-        checkReference('texts', i, row, 'assignee_id', { name: 'users', ids: maps.users }, true);
+        checkReference(at, 'folder_id', { name: 'folders', ids: maps.folders }, true);
+        checkReference(at, 'project_id', { name: 'projects', ids: maps.projects }, true);
+        checkReference(at, 'block_id', { name: 'blocks', ids: maps.blocks }, true);
+        checkReference(at, 'assignee_id', { name: 'users', ids: maps.users }, true);
         checkStatus('texts', i, row, maps);
         checkPlace(i, row);
         checkContent('texts', i, row);
         if (row.block_id !== null && row.block_id !== undefined) {
           const blockProject = known.blockProject.get(mapId(maps.blocks, row.block_id) as number);
           if (blockProject !== mapId(maps.projects, row.project_id)) {
-            throw rowError('texts', i, row, 'block_id', `block ${String(row.block_id)} is in another project`);
+            throw rowError(at, 'block_id', `block ${String(row.block_id)} is in another project`);
           }
         }
         if (row.base_text_item_id !== null && row.base_text_item_id !== undefined) {
           const project = known.projectKind.get(mapId(maps.projects, row.project_id) as number);
           if (project?.kind !== 'project' || project.baseId === null) {
             throw rowError(
-              'texts',
-              i,
-              row,
+              at,
               'base_text_item_id',
               `project ${String(row.project_id)} is not a project connected to a base`,
             );
@@ -274,24 +273,23 @@ export function textsRestorer(maps: IdMaps): TableRestorer {
         base_text_item_id: null,
         component_id: null,
       }));
-      await refuseTakenKeys(trx, unique, rows, mapped, first);
-      await insertMapped(
-        trx,
-        'texts',
-        ['workspace_id', ...TEXTS.slice(1)],
-        mapped,
-        ['kind', 'developer_id'],
-        maps.texts,
-      );
+      await refuseTakenKeys(trx, unique, { rows, stored: mapped, first });
+      await insertMapped(trx, {
+        table: 'texts',
+        columns: ['workspace_id', ...TEXTS.slice(1)],
+        rows: mapped,
+        keyColumns: ['kind', 'developer_id'],
+        ids: maps.texts,
+      });
     },
     async finish(trx) {
       for (const column of ['base_text_item_id', 'component_id'] as const) {
         const list = links[column];
-        const broken = await updateLinks(trx, 'texts', column, list, maps.texts);
+        const broken = await updateLinks(trx, { table: 'texts', column, links: list, ids: maps.texts });
         if (broken >= 0) {
           const row = { id: list.rows[broken] };
           const problem = `refers to texts ${list.targets[broken]}, which the file does not hold`;
-          throw rowError('texts', list.indexes[broken] as number, row, column, problem);
+          throw rowError({ table: 'texts', index: list.indexes[broken] as number, row }, column, problem);
         }
       }
       // What the links point at, now that every text is written: an instance's component is a
@@ -320,10 +318,11 @@ export function textVariantsRestorer(maps: IdMaps): TableRestorer {
     async rows(trx, rows, first) {
       rows.forEach((row, index) => {
         const i = first + index;
-        checkColumns('textVariants', i, row, VALUE_CHECKS);
-        checkReference('textVariants', i, row, 'text_id', { name: 'texts', ids: maps.texts }, false);
-        checkReference('textVariants', i, row, 'variant_id', { name: 'variants', ids: maps.variants }, false);
-        checkReference('textVariants', i, row, 'assignee_id', { name: 'users', ids: maps.users }, true);
+        const at = { table: 'textVariants', index: i, row };
+        checkColumns(at, VALUE_CHECKS);
+        checkReference(at, 'text_id', { name: 'texts', ids: maps.texts }, false);
+        checkReference(at, 'variant_id', { name: 'variants', ids: maps.variants }, false);
+        checkReference(at, 'assignee_id', { name: 'users', ids: maps.users }, true);
         checkStatus('textVariants', i, row, maps);
         checkContent('textVariants', i, row);
       });
@@ -335,7 +334,7 @@ export function textVariantsRestorer(maps: IdMaps): TableRestorer {
         text_version: v.text_version ?? 0,
       }));
       const unique = { fileTable: 'textVariants', table: 'text_variants', keys: ['text_id', 'variant_id'] };
-      await refuseTakenKeys(trx, unique, rows, mapped, first);
+      await refuseTakenKeys(trx, unique, { rows, stored: mapped, first });
       await insertRows(trx, 'text_variants', VALUES, mapped);
     },
   };
@@ -346,15 +345,16 @@ export function textVariablesRestorer(maps: IdMaps): TableRestorer {
     async rows(trx, rows, first) {
       rows.forEach((row, index) => {
         const i = first + index;
-        checkReference('textVariables', i, row, 'text_id', { name: 'texts', ids: maps.texts }, false);
-        checkReference('textVariables', i, row, 'variable_id', { name: 'variables', ids: maps.variables }, false);
+        const at = { table: 'textVariables', index: i, row };
+        checkReference(at, 'text_id', { name: 'texts', ids: maps.texts }, false);
+        checkReference(at, 'variable_id', { name: 'variables', ids: maps.variables }, false);
       });
       const mapped = rows.map((v) => ({
         text_id: mapId(maps.texts, v.text_id),
         variable_id: mapId(maps.variables, v.variable_id),
       }));
       const unique = { fileTable: 'textVariables', table: 'text_variables', keys: ['text_id', 'variable_id'] };
-      await refuseTakenKeys(trx, unique, rows, mapped, first);
+      await refuseTakenKeys(trx, unique, { rows, stored: mapped, first });
       await insertRows(trx, 'text_variables', VARIABLES, mapped);
     },
   };

@@ -1,9 +1,9 @@
 import type { Transaction } from 'kysely';
 import type { Database, Executor } from '../../db/schema.js';
 import type { Change } from '../changes/index.js';
-import { type FieldLookups, type FieldLookupsLoader, referencedTextIds, textChanges } from './texts.fields.js';
 import * as repo from './texts.repository.js';
 import type { TextEntity, TextFieldChanges } from './texts.types.js';
+import { type FieldLookups, type FieldLookupsLoader, referencedTextIds, textChanges } from './write-steps.js';
 
 type Trx = Transaction<Database>;
 
@@ -27,14 +27,18 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
     return { ...base, texts };
   }
 
-  /** Loads the texts, lets `write` change the rows, and answers the changes `next` predicts for each. */
+  /** Loads the texts, lets `step.write` change the rows, and answers the changes `step.next` predicts for each. */
   async function cascade(
     trx: Trx,
     workspaceId: number,
     refs: readonly repo.TextRef[],
-    next: (entity: TextEntity) => TextEntity | null,
-    write: () => Promise<void>,
+    step: {
+      /** Each text as the write leaves it; null when it goes. */
+      next: (entity: TextEntity) => TextEntity | null;
+      write: () => Promise<void>;
+    },
   ): Promise<Change[]> {
+    const { next, write } = step;
     if (refs.length === 0) return [];
     const entities = await repo.loadTextsByRefs(trx, workspaceId, refs);
     const lookups = await lookupsFor(trx, workspaceId, entities);
@@ -67,87 +71,72 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
     /** Every text or variant value in a status of `mapping`'s keys moves to the mapped status. */
     async reassignStatuses(trx: Trx, workspaceId: number, mapping: ReadonlyMap<string, string>): Promise<Change[]> {
       const to = (status: string) => mapping.get(status) ?? status;
-      return cascade(
-        trx,
-        workspaceId,
-        await repo.textsWithStatuses(trx, workspaceId, [...mapping.keys()]),
-        (e) => ({
+      return cascade(trx, workspaceId, await repo.textsWithStatuses(trx, workspaceId, [...mapping.keys()]), {
+        next: (e) => ({
           ...withFields(e, { status: to(e.status) }),
           variants: e.variants.map((v) => ({ ...v, status: to(v.status) })),
         }),
-        async () => {
+        write: async () => {
           for (const [from, into] of mapping) await repo.reassignStatus(trx, workspaceId, from, into);
         },
-      );
+      });
     },
 
     /** Every text or variant value assigned to the user loses its assignee (the user is being removed). */
     async unassignUser(trx: Trx, workspaceId: number, userId: number): Promise<Change[]> {
       const unassign = <T extends { assigneeId: number | null }>(value: T): T =>
         value.assigneeId === userId ? { ...value, assigneeId: null } : value;
-      return cascade(
-        trx,
-        workspaceId,
-        await repo.textsAssignedTo(trx, workspaceId, userId),
-        (e) => ({ ...unassign(e), variants: e.variants.map(unassign) }) as TextEntity,
-        () => repo.unassignUser(trx, workspaceId, userId),
-      );
+      return cascade(trx, workspaceId, await repo.textsAssignedTo(trx, workspaceId, userId), {
+        next: (e) => ({ ...unassign(e), variants: e.variants.map(unassign) }) as TextEntity,
+        write: () => repo.unassignUser(trx, workspaceId, userId),
+      });
     },
 
     /** The components directly in any of `folderIds` move to the folder `to` (null: the library root). */
     async moveComponents(trx: Trx, workspaceId: number, folderIds: readonly number[], to: number | null) {
       if (folderIds.length === 0) return [];
       const refs = await repo.textsWhere(trx, workspaceId, { folderIds });
-      return cascade(
-        trx,
-        workspaceId,
-        refs,
-        (e) => withFields(e, { folderId: to }),
-        () =>
+      return cascade(trx, workspaceId, refs, {
+        next: (e) => withFields(e, { folderId: to }),
+        write: () =>
           repo.updateTexts(
             trx,
             workspaceId,
             refs.map((r) => r.id),
             { folder_id: to },
           ),
-      );
+      });
     },
 
     /** The text items of any of `blockIds` leave their block (they stay in their project). */
     async detachFromBlocks(trx: Trx, workspaceId: number, blockIds: readonly number[]) {
       if (blockIds.length === 0) return [];
       const refs = await repo.textsWhere(trx, workspaceId, { blockIds });
-      return cascade(
-        trx,
-        workspaceId,
-        refs,
-        (e) => withFields(e, { blockId: null }),
-        () =>
+      return cascade(trx, workspaceId, refs, {
+        next: (e) => withFields(e, { blockId: null }),
+        write: () =>
           repo.updateTexts(
             trx,
             workspaceId,
             refs.map((r) => r.id),
             { block_id: null },
           ),
-      );
+      });
     },
 
     /** Deletes every text item of the projects or bases `containerIds`, with their variant values. */
     async deleteTextItemsIn(trx: Trx, workspaceId: number, containerIds: readonly number[]) {
       if (containerIds.length === 0) return [];
       const refs = await repo.textsWhere(trx, workspaceId, { containerIds });
-      return cascade(
-        trx,
-        workspaceId,
-        refs,
-        () => null,
-        () =>
+      return cascade(trx, workspaceId, refs, {
+        next: () => null,
+        write: () =>
           repo.deleteTexts(
             trx,
             workspaceId,
             refs.map((r) => r.id),
           ),
-      );
+      });
     },
 
     /**
@@ -168,14 +157,16 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
         trx,
         workspaceId,
         foreign.map((e) => ({ id: e.id, kind: e.kind })),
-        (e) => withFields(e, { baseTextItemId: null }),
-        () =>
-          repo.updateTexts(
-            trx,
-            workspaceId,
-            foreign.map((e) => e.id),
-            { base_text_item_id: null },
-          ),
+        {
+          next: (e) => withFields(e, { baseTextItemId: null }),
+          write: () =>
+            repo.updateTexts(
+              trx,
+              workspaceId,
+              foreign.map((e) => e.id),
+              { base_text_item_id: null },
+            ),
+        },
       );
     },
 
@@ -184,12 +175,9 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
       if (variantIds.length === 0) return [];
       const refs = await repo.textsWhere(trx, workspaceId, { variantIds });
       const gone = new Set(variantIds);
-      return cascade(
-        trx,
-        workspaceId,
-        refs,
-        (e) => ({ ...e, variants: e.variants.filter((v) => !gone.has(v.variantId)) }),
-        async () => {
+      return cascade(trx, workspaceId, refs, {
+        next: (e) => ({ ...e, variants: e.variants.filter((v) => !gone.has(v.variantId)) }),
+        write: async () => {
           for (const variantId of variantIds) {
             await repo.deleteVariantValues(
               trx,
@@ -198,7 +186,7 @@ export function createTextCascades(loadLookups: FieldLookupsLoader) {
             );
           }
         },
-      );
+      });
     },
   };
 }

@@ -43,6 +43,8 @@ export interface BlockPlace {
 
 /** The folder tree as the texts core reads it (the folders module's `FolderTree` is one). */
 export interface FolderTreeView {
+  /** Every folder: its row id, developer ID and parent's row id (null at the library root). */
+  readonly folders: readonly { id: number; developerId: string; parentId: number | null }[];
   /** The developer ID of a folder row, null for the library root (a null folder id). */
   developerIdOf(rowId: number | null): string | null;
   /** Row ids of the folder and, unless `excludeNested`, of every folder nested below it. */

@@ -1,11 +1,14 @@
-import { Type } from 'typebox';
+import { type Static, type TObject, Type } from 'typebox';
 import type { Limits } from '../../config.js';
-import { DEVELOPER_ID_PATTERN, Nullable } from '../../http/schemas.js';
+import type { StoredPlural } from '../../db/schema.js';
+import { DEVELOPER_ID_PATTERN, DeveloperId, Nullable } from '../../http/schemas.js';
 import { PLURAL_FORMS } from './plurals.js';
 
 /**
  * Request schemas shared by components and text items, with the configured limits
- * (`LIMIT_*` settings), so a text, notes or tags over the limit is a 400 naming the field.
+ * (`LIMIT_*` settings), so a text, notes or tags over the limit is a 400 naming the field; then
+ * the types of the content inputs, derived from them (`NewContentInput`, `ContentUpdateInput`,
+ * ...), which the write steps take.
  */
 export function contentSchemas(limits: Limits) {
   const Text = Type.String({ maxLength: limits.textChars });
@@ -43,13 +46,35 @@ export function contentSchemas(limits: Limits) {
     },
     { additionalProperties: false },
   );
+  /**
+   * The fields of one new text both kinds take; each kind adds its own (a component's name and
+   * folder, a text item's block and base text item).
+   */
+  const NewFields = {
+    developerId: Type.Optional(DeveloperId),
+    text: Text,
+    notes: Type.Optional(Notes),
+    tags: Type.Optional(Tags),
+    status: Type.Optional(Status),
+    assignee: Type.Optional(Assignee),
+    characterLimit: Type.Optional(CharacterLimit),
+    integrated: Type.Optional(Type.Boolean()),
+    variables: Type.Optional(Variables),
+    plurals: Type.Optional(Plurals),
+    variants: Type.Optional(Type.Array(VariantValue, { maxItems: limits.batchItems })),
+  };
   const RichTextInput = Type.Optional(
     Type.Literal('html', {
       description: 'Every text of the request (plural and variant text included) is parsed as HTML',
     }),
   );
-  /** The content fields of one PATCH update (components and text items), all optional. */
+  /**
+   * The fields of one PATCH update both kinds take: the text it names, then its content fields,
+   * all optional. Each kind adds its own (a component's name and folder, a text item's block and
+   * project).
+   */
   const UpdateFields = {
+    developerId: DeveloperId,
     text: Type.Optional(Text),
     plurals: Type.Optional(Plurals),
     tags: Type.Optional(Tags),
@@ -103,11 +128,36 @@ export function contentSchemas(limits: Limits) {
     Variables,
     Plurals,
     VariantValue,
+    NewFields,
     RichTextInput,
     UpdateFields,
     UpdateOptions,
   };
 }
+
+type ContentSchemas = ReturnType<typeof contentSchemas>;
+
+/** One new text as a create's element carries it, without the kind's own fields. */
+export type NewContentInput = Static<TObject<ContentSchemas['NewFields']>>;
+
+/** A variant value of a new text. */
+export type VariantValueInput = Static<ContentSchemas['VariantValue']>;
+
+/**
+ * One plural form to write, as a request sends it. `kept` is no field of any body: the
+ * deprecated PUT turns its plural operations into PATCH's whole list, and the forms its `upsert`
+ * does not name are kept as stored (rich text included) rather than written again from their
+ * plain text (text-items.service.ts#mergePlurals).
+ */
+export type PluralInput = Static<ContentSchemas['Plurals']>[number] & { kept?: StoredPlural };
+
+/**
+ * One update of a PATCH, without the kind's own fields. Its `plurals` are `PluralInput`s, so
+ * that the PUT's translated updates can carry kept forms.
+ */
+export type ContentUpdateInput = Omit<Static<TObject<ContentSchemas['UpdateFields']>>, 'plurals'> & {
+  plurals?: PluralInput[];
+};
 
 export const IfMatchHeader = Type.Object({
   'if-match': Type.Optional(

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { principalOf } from '../../http/auth.js';
 import { withErrors } from '../../http/schemas.js';
+import { ProgressQuery } from './translation-state.schemas.js';
 import type { TranslationStateService } from './translation-state.service.js';
 
 const Count = (description: string) => Type.Integer({ minimum: 0, description });
@@ -26,12 +27,7 @@ export const translationStateRoutes: FastifyPluginAsyncTypebox<{ translationStat
         summary: 'How many texts each variant lacks, has outdated and has up to date',
         description:
           'With `projectId`: the text items of that project (or base). With `folderId`: the components of that folder and its subfolders (`root`: the whole library). With neither: every component and every text item of the workspace. One entry per variant of the workspace, in variant order. Linked instances count with their component’s variant values.',
-        querystring: Type.Object({
-          projectId: Type.Optional(Type.String({ minLength: 1, description: 'Developer ID of a project or base' })),
-          folderId: Type.Optional(
-            Type.String({ minLength: 1, description: 'Developer ID of a component folder, or `root` for the library' }),
-          ),
-        }),
+        querystring: ProgressQuery,
         response: withErrors({ 200: Type.Array(VariantProgress) }),
       },
     },

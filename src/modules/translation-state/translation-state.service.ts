@@ -11,6 +11,7 @@ import {
   translationStateOf,
 } from '../texts/index.js';
 import type { VariantsService } from '../variants/variants.service.js';
+import type { TranslationProgressQuery } from './translation-state.schemas.js';
 
 /**
  * How far each variant's translation has come (`GET /v2/translationProgress`): of the texts of a
@@ -25,11 +26,6 @@ export interface TranslationProgress {
   missing: number;
   outdated: number;
   upToDate: number;
-}
-
-export interface TranslationProgressQuery {
-  projectId?: string;
-  folderId?: string;
 }
 
 export interface TranslationStateDeps {
@@ -92,6 +88,36 @@ export function createTranslationStateService(deps: TranslationStateDeps) {
   }
 
   return {
+    /**
+     * The texts of a project, a folder or the workspace that `variantRowId` lacks (and, with
+     * `includeOutdated`, has out of date), as the figure above counts them; linked instances are
+     * left out (they show their component's value: the component is what is translated).
+     */
+    async textsToTranslate(
+      workspaceId: number,
+      revision: number,
+      query: TranslationProgressQuery & { variantRowId: number; includeOutdated: boolean },
+    ): Promise<{ id: number; kind: TextKind }[]> {
+      const reads = await scopes(workspaceId, query);
+      const selections = (await Promise.all(
+        reads.map((read) => deps.texts.select(workspaceId, revision, { ...read, translationState: true })),
+      )) as TextSelection[];
+      const out: { id: number; kind: TextKind }[] = [];
+      for (const { entities, select } of selections) {
+        for (const entity of entities) {
+          if (!select(entity) || (entity.kind === 'text_item' && entity.componentId !== null)) continue;
+          const state = translationStateOf(
+            entity,
+            entity.variants.find((value) => value.variantId === query.variantRowId),
+          );
+          if (state === 'missing' || (state === 'outdated' && query.includeOutdated)) {
+            out.push({ id: entity.id, kind: entity.kind });
+          }
+        }
+      }
+      return out;
+    },
+
     async progress(workspaceId: number, revision: number, query: TranslationProgressQuery) {
       const [reads, variantRows] = await Promise.all([
         scopes(workspaceId, query),

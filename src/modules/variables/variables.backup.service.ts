@@ -20,27 +20,38 @@ export function variablesRestorer(maps: IdMaps): TableRestorer {
     async rows(trx, rows, first) {
       rows.forEach((row, index) => {
         const i = first + index;
-        checkColumns('variables', i, row, { id: isInteger, type: oneOf(VARIABLE_TYPES), created_at: isTime });
+        checkColumns(
+          { table: 'variables', index: i, row },
+          { id: isInteger, type: oneOf(VARIABLE_TYPES), created_at: isTime },
+        );
         checkNewId('variables', i, row, maps.variables);
         const nameProblem =
           typeof row.name === 'string' ? variableNameError(row.name, 'name') : 'name: must be a string';
-        if (nameProblem) throw rowError('variables', i, row, 'name', nameProblem.replace(/^name:? ?/, ''));
+        if (nameProblem)
+          throw rowError({ table: 'variables', index: i, row }, 'name', nameProblem.replace(/^name:? ?/, ''));
         let data: unknown;
         try {
           data = JSON.parse(String(row.data));
         } catch {
-          throw rowError('variables', i, row, 'data', 'must be JSON text');
+          throw rowError({ table: 'variables', index: i, row }, 'data', 'must be JSON text');
         }
         const dataProblem =
           typeof row.data === 'string'
             ? variableDataError(row.type as VariableType, data, 'data')
             : 'data must be JSON text';
-        if (dataProblem) throw rowError('variables', i, row, 'data', dataProblem.replace(/^data:? ?/, ''));
+        if (dataProblem)
+          throw rowError({ table: 'variables', index: i, row }, 'data', dataProblem.replace(/^data:? ?/, ''));
       });
       const mapped = rows.map((r) => ({ ...r, workspace_id: maps.workspaceId }));
       const unique = { fileTable: 'variables', table: 'variables', keys: ['name'], workspaceId: maps.workspaceId };
-      await refuseTakenKeys(trx, unique, rows, mapped, first);
-      await insertMapped(trx, 'variables', ['workspace_id', ...COLUMNS.slice(1)], mapped, ['name'], maps.variables);
+      await refuseTakenKeys(trx, unique, { rows, stored: mapped, first });
+      await insertMapped(trx, {
+        table: 'variables',
+        columns: ['workspace_id', ...COLUMNS.slice(1)],
+        rows: mapped,
+        keyColumns: ['name'],
+        ids: maps.variables,
+      });
     },
   };
 }

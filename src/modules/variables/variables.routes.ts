@@ -2,23 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import { batchBody, Success, withErrors } from '../../http/schemas.js';
-import { VARIABLE_NAME_MAX, VARIABLE_TYPES } from './variable-data.js';
+import { Success, withErrors } from '../../http/schemas.js';
+import { bodies, DATA_DESCRIPTION, NAME_RULE, VariableType } from './variables.schemas.js';
 import type { VariablesService } from './variables.service.js';
-
-const NAME_RULE = `matches ^[A-Za-z_][A-Za-z0-9_]*$, at most ${VARIABLE_NAME_MAX} characters`;
-
-const DATA_DESCRIPTION =
-  'Depends on `type`. string: `{ example: string, fallback?: string }`; number: `{ example, fallback? }`, each a number or a string holding one (`"18"`), returned as given; ' +
-  'hyperlink: `{ text, url }` with an absolute URL; list: a non-empty array of strings; ' +
-  'map: an object with at least one entry whose keys and values are strings.';
-
-// An enum rather than a union of literals, so that a wrong type gets one "must be one of" message.
-const VariableType = Type.Unsafe<(typeof VARIABLE_TYPES)[number]>({
-  type: 'string',
-  enum: [...VARIABLE_TYPES],
-  description: 'Variable type',
-});
 
 export const Variable = Type.Object({
   id: Type.String({ description: 'Developer ID: the same as the name' }),
@@ -28,39 +14,6 @@ export const Variable = Type.Object({
   // matches it (a map with keys `text` and `url` as a hyperlink) and drop its other keys.
   data: Type.Unknown({ description: DATA_DESCRIPTION }),
 });
-
-const DeveloperIdOfVariable = Type.String({ minLength: 1, description: 'Developer ID of a variable: its name' });
-
-/** The bodies of the batch routes: at most `maxItems` (LIMIT_BATCH_ITEMS) variables each. */
-function bodies(maxItems: number) {
-  const CreateBody = batchBody(
-    'variables',
-    {
-      name: Type.String({ description: `Variable name and developer ID; ${NAME_RULE}` }),
-      type: VariableType,
-      // Checked by the service against `type`, so that a 400 names the element and the field.
-      data: Type.Unknown({ description: DATA_DESCRIPTION }),
-    },
-    maxItems,
-  );
-
-  const UpdateBody = batchBody(
-    'updates',
-    {
-      developerId: DeveloperIdOfVariable,
-      data: Type.Unknown({
-        description: `The new data, checked against the variable's type. ${DATA_DESCRIPTION}`,
-      }),
-    },
-    maxItems,
-  );
-
-  const DeleteBody = Type.Object(
-    { developerIds: Type.Array(DeveloperIdOfVariable, { minItems: 1, maxItems }) },
-    { additionalProperties: false },
-  );
-  return { CreateBody, UpdateBody, DeleteBody };
-}
 
 export const variablesRoutes: FastifyPluginAsyncTypebox<{ variables: VariablesService; limits: Limits }> = async (
   app,

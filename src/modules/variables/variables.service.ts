@@ -8,8 +8,9 @@ import type { WritePath, WriteScope } from '../changes/index.js';
 import { changesOf } from '../changes/index.js';
 import { type VariableData, type VariableType, variableDataError, variableNameError } from './variable-data.js';
 import * as repo from './variables.repository.js';
+import type { NewVariableInput, VariableUpdateInput } from './variables.schemas.js';
 
-export type { VariableData, VariableType };
+export type { NewVariableInput, VariableData, VariableType, VariableUpdateInput };
 
 /** A variable as other modules use it: `id` is the row id (for `text_variables`), `data` is parsed. */
 export interface Variable {
@@ -25,17 +26,6 @@ export interface VariableRecord {
   name: string;
   type: VariableType;
   data: VariableData;
-}
-
-export interface NewVariableInput {
-  name: string;
-  type: VariableType;
-  data: unknown;
-}
-
-export interface VariableUpdateInput {
-  developerId: string;
-  data: unknown;
 }
 
 const toVariable = (row: repo.VariableRow): Variable => ({

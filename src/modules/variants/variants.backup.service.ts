@@ -49,23 +49,22 @@ export function variantsRestorer(maps: IdMaps): TableRestorer {
   return {
     async rows(trx, rows, first) {
       rows.forEach((row, i) => {
-        checkColumns('variants', first + i, row, CHECKS);
+        checkColumns({ table: 'variants', index: first + i, row }, CHECKS);
         checkNewId('variants', first + i, row, maps.variants);
       });
       const mapped = rows.map((r) => ({ ...r, workspace_id: maps.workspaceId }));
       // Developer IDs and names are each unique in a workspace.
       for (const key of ['developer_id', 'name']) {
         const unique = { fileTable: 'variants', table: 'variants', keys: [key], workspaceId: maps.workspaceId };
-        await refuseTakenKeys(trx, unique, rows, mapped, first);
+        await refuseTakenKeys(trx, unique, { rows, stored: mapped, first });
       }
-      await insertMapped(
-        trx,
-        'variants',
-        ['workspace_id', ...COLUMNS.slice(1)],
-        mapped,
-        ['developer_id'],
-        maps.variants,
-      );
+      await insertMapped(trx, {
+        table: 'variants',
+        columns: ['workspace_id', ...COLUMNS.slice(1)],
+        rows: mapped,
+        keyColumns: ['developer_id'],
+        ids: maps.variants,
+      });
     },
   };
 }

@@ -2,20 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Limits } from '../../config.js';
 import { scopeOf, workspaceOf } from '../../http/auth.js';
-import {
-  batchBody,
-  DeveloperId,
-  DeveloperIds,
-  developerIdsBody,
-  Nullable,
-  Success,
-  withErrors,
-} from '../../http/schemas.js';
+import { DeveloperIds, developerIdsBody, Nullable, Success, withErrors } from '../../http/schemas.js';
+import { createBody, updateBody } from './variants.schemas.js';
 import type { VariantsService } from './variants.service.js';
-
-const LocaleCode = Nullable(
-  Type.String({ description: 'BCP 47 language tag such as `fr` or `en-US`, stored in canonical form; null for none' }),
-);
 
 export const Variant = Type.Object({
   id: Type.String({ description: 'Developer ID' }),
@@ -23,31 +12,6 @@ export const Variant = Type.Object({
   description: Type.String({ description: 'Empty string when none' }),
   localeCode: Nullable(Type.String({ description: 'The target locale; null when the variant has none' })),
 });
-
-const createBody = (maxItems: number) =>
-  batchBody(
-    'variants',
-    {
-      name: Type.String({ minLength: 1 }),
-      developerId: Type.Optional(DeveloperId),
-      description: Type.Optional(Type.String()),
-      localeCode: Type.Optional(LocaleCode),
-    },
-    maxItems,
-  );
-
-const updateBody = (maxItems: number) =>
-  batchBody(
-    'updates',
-    {
-      developerId: DeveloperId,
-      name: Type.Optional(Type.String({ minLength: 1 })),
-      description: Type.Optional(Type.String()),
-      localeCode: Type.Optional(LocaleCode),
-      newDeveloperId: Type.Optional(DeveloperId),
-    },
-    maxItems,
-  );
 
 export const variantsRoutes: FastifyPluginAsyncTypebox<{ variants: VariantsService; limits: Limits }> = async (
   app,

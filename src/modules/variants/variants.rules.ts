@@ -2,17 +2,12 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import { canonicalLocale } from '../../shared/locale.js';
 import type { VariantChanges, VariantRow } from './variants.repository.js';
+import type { VariantUpdate } from './variants.schemas.js';
+
+export type { VariantUpdate };
 
 /** `all` and `base` select records in filters, so no variant may be called that. */
 export const RESERVED_VARIANT_IDS: ReadonlySet<string> = new Set(['all', 'base']);
-
-export interface VariantUpdate {
-  developerId: string;
-  name?: string;
-  description?: string;
-  localeCode?: string | null;
-  newDeveloperId?: string;
-}
 
 function repeated(values: readonly string[]): string[] {
   const seen = new Set<string>();

@@ -21,19 +21,13 @@ import {
 } from './variants.records.js';
 import * as repo from './variants.repository.js';
 import { planVariantUpdates, RESERVED_VARIANT_IDS, type VariantUpdate } from './variants.rules.js';
+import type { NewVariantInput } from './variants.schemas.js';
 import type { Variant } from './variants.types.js';
 
 type VariantRow = repo.VariantRow;
 
-export type { EnsuredVariant, Variant, VariantRecord, VariantUpdate };
+export type { EnsuredVariant, NewVariantInput, Variant, VariantRecord, VariantUpdate };
 export { ensureVariant };
-
-export interface NewVariantInput {
-  name: string;
-  developerId?: string;
-  description?: string;
-  localeCode?: string | null;
-}
 
 /** Every variant of the workspace, in creation order. */
 export const listVariants = async (executor: Executor, workspaceId: number): Promise<Variant[]> =>

@@ -5,20 +5,12 @@ import { badRequest, notFound } from '../../http/errors.js';
 import { idCursor } from '../../shared/cursor.js';
 import * as repo from './deliveries.repository.js';
 import { type ChangesInRanges, changesJson, eventBody } from './webhooks.body.js';
+import { DELIVERIES_MAX_LIMIT, type DeliveriesQuery } from './webhooks.schemas.js';
 import { DELIVERY_STATES } from './webhooks.types.js';
 
-export const DELIVERIES_MAX_LIMIT = 1000;
 const DEFAULT_LIMIT = 100;
 /** How long the delivery log keeps an event once all its attempts are done. */
 export const DELIVERY_LOG_DAYS = 30;
-
-export interface DeliveriesQuery {
-  webhookId?: string;
-  event?: string;
-  status?: string;
-  limit?: number;
-  cursor?: string;
-}
 
 export interface LoggedDelivery {
   id: string;
@@ -89,8 +81,7 @@ export function createDeliveriesService(deps: { db: Kysely<Database>; inRanges: 
         beforeId: cursor.decode(query.cursor),
         limit: limit + 1,
       });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
+      const { page, nextCursor } = cursor.page(rows, limit);
       // Each event's changes read once, however many of its attempts the page shows.
       const changes = new Map<string, Promise<string>>();
       const changesOf = (row: repo.LoggedAttempt) => {
@@ -102,10 +93,7 @@ export function createDeliveriesService(deps: { db: Kysely<Database>; inRanges: 
         return json;
       };
       const deliveries = await Promise.all(page.map(async (row) => toEntry(row, workspaceId, await changesOf(row))));
-      return {
-        deliveries,
-        nextCursor: rows.length > limit && last ? cursor.encode(last.id) : null,
-      };
+      return { deliveries, nextCursor };
     },
 
     /** Removes events (and their log) settled more than `DELIVERY_LOG_DAYS` ago. */

@@ -1,73 +1,13 @@
 import type { Kysely, Transaction } from 'kysely';
-import { sql } from 'kysely';
 import { skippingLockedRows } from '../../db/query-plan.js';
 import type { Database, Executor } from '../../db/schema.js';
 
 /**
- * The outbox tables: `webhook_events` (one per event, its id is the event's sequence),
- * `webhook_deliveries` (one per event per webhook) and `webhook_attempts` (every try; the
- * `pending` ones are the queue the workers claim from).
+ * The outbox tables as the delivery workers use them: `webhook_events` (one per event, its id is
+ * the event's sequence), `webhook_deliveries` (one per event per webhook) and `webhook_attempts`
+ * (every try; the `pending` ones are the queue the workers claim from). The rows of a new event
+ * are written by the outbox itself (outbox.ts), inside the write that makes it.
  */
-
-export interface NewEvent {
-  uuid: string;
-  name: string;
-  at: string;
-  actor: string;
-  /** Which changes of the log, see `changeRefs`. */
-  changes: string;
-  webhookIds: number[];
-}
-
-/** Writes the events, a delivery of each to each of its webhooks, and each delivery's first attempt. */
-export async function insertEvents(
-  trx: Transaction<Database>,
-  workspaceId: number,
-  events: readonly NewEvent[],
-  at: string,
-): Promise<void> {
-  const rows = await trx
-    .insertInto('webhook_events')
-    .values(
-      events.map((e) => ({
-        workspace_id: workspaceId,
-        uuid: e.uuid,
-        name: e.name,
-        at,
-        actor: e.actor,
-        changes: e.changes,
-      })),
-    )
-    .returning(['id', 'uuid'])
-    .execute();
-  const idOf = new Map(rows.map((row) => [row.uuid, row.id]));
-  const deliveries = events.flatMap((e) =>
-    e.webhookIds.map((webhookId) => ({
-      workspace_id: workspaceId,
-      event_id: idOf.get(e.uuid) as number,
-      webhook_id: webhookId,
-      state: 'pending',
-      created_at: at,
-    })),
-  );
-  await trx.insertInto('webhook_deliveries').values(deliveries).execute();
-  await trx
-    .insertInto('webhook_attempts')
-    .columns(['workspace_id', 'delivery_id', 'attempt', 'state', 'due_at'])
-    .expression((eb) =>
-      eb
-        .selectFrom('webhook_deliveries')
-        .select([
-          'workspace_id',
-          'id',
-          sql<number>`1`.as('attempt'),
-          sql<string>`'pending'`.as('state'),
-          sql<string>`${at}`.as('due_at'),
-        ])
-        .where('event_id', 'in', [...idOf.values()]),
-    )
-    .execute();
-}
 
 /**
  * Takes up to `limit` due attempts for `worker` until `leaseUntil`. On PostgreSQL the rows are
@@ -77,11 +17,9 @@ export async function insertEvents(
  */
 export async function claimDue(
   db: Kysely<Database>,
-  worker: string,
-  now: string,
-  leaseUntil: string,
-  limit: number,
+  claim: { worker: string; now: string; leaseUntil: string; limit: number },
 ): Promise<number[]> {
+  const { worker, now, leaseUntil, limit } = claim;
   // A read first: an idle poll must not take SQLite's write lock (or PostgreSQL row locks).
   const due = await db
     .selectFrom('webhook_attempts')

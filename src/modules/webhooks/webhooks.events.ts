@@ -27,6 +27,26 @@ const TEXT_EVENTS = {
   component: { created: 'components.created', updated: 'components.updated', deleted: 'components.deleted' },
 } as const;
 
+/** A comment's change is one event per action; a thread's resolution is its first comment's. */
+const COMMENT_EVENTS: Partial<Record<Change['action'], EventName>> = {
+  created: 'comment.created',
+  updated: 'comment.updated',
+  resolved: 'comment.resolved',
+  reopened: 'comment.reopened',
+  deleted: 'comment.deleted',
+};
+
+/**
+ * A suggestion's created, accepted, rejected and withdrawn are events; its other changes (marked
+ * stale by a refused accept) are not. An accept's text change is the text's own event as well.
+ */
+const SUGGESTION_EVENTS: Partial<Record<Change['action'], EventName>> = {
+  created: 'suggestion.created',
+  accepted: 'suggestion.accepted',
+  rejected: 'suggestion.rejected',
+  withdrawn: 'suggestion.withdrawn',
+};
+
 /** Every event one change belongs to (none for workspace, user and webhook changes). */
 export function eventsOfChange(change: Pick<Change, 'kind' | 'action' | 'fields'>): EventName[] {
   const out: EventName[] = [];
@@ -39,6 +59,15 @@ export function eventsOfChange(change: Pick<Change, 'kind' | 'action' | 'fields'
       out.push(names.updated);
       if ('status' in change.fields) out.push('statuses.updated');
     }
+  } else if (kind === 'comment') {
+    const name = COMMENT_EVENTS[action];
+    if (name) out.push(name);
+  } else if (kind === 'distribution') {
+    // A release published to a distribution: what apps reading `latest` get from now on.
+    if (action === 'published') out.push('release.published');
+  } else if (kind === 'suggestion') {
+    const name = SUGGESTION_EVENTS[action];
+    if (name) out.push(name);
   } else {
     const name = CHANGED_EVENT[kind];
     if (name) out.push(name);
@@ -61,7 +90,8 @@ export function eventsOfWrite<C extends Pick<Change, 'kind' | 'action' | 'fields
   changes: readonly C[],
 ): PlannedEvent<C>[] {
   const byName = new Map<EventName, C[]>();
-  const publish = changes.some((c) => c.action === 'published');
+  // A component's publish (a release's publish to a distribution is an event of its own).
+  const publish = changes.some((c) => c.action === 'published' && c.kind !== 'distribution');
   for (const change of changes) {
     const names = eventsOfChange(change);
     if (names.length === 0) continue;

@@ -2,7 +2,10 @@ import type { Insertable, Selectable } from 'kysely';
 import type { Executor, WebhooksTable } from '../../db/schema.js';
 import type { Webhook } from './webhooks.types.js';
 
-/** The `webhooks` and `webhook_signing_keys` tables. */
+/**
+ * The `webhooks` and `webhook_signing_keys` tables. Which enabled webhooks a write notifies, the
+ * read every write runs, is the outbox's own (outbox.ts).
+ */
 
 export type WebhookRow = Selectable<WebhooksTable>;
 
@@ -18,16 +21,6 @@ export const toWebhook = (row: WebhookRow): Webhook => ({
 
 export function listWebhooks(db: Executor, workspaceId: number): Promise<WebhookRow[]> {
   return db.selectFrom('webhooks').selectAll().where('workspace_id', '=', workspaceId).orderBy('id').execute();
-}
-
-/** The enabled webhooks of a workspace, for the outbox: what each subscribes to. */
-export function subscribedWebhooks(db: Executor, workspaceId: number): Promise<{ id: number; events: string }[]> {
-  return db
-    .selectFrom('webhooks')
-    .select(['id', 'events'])
-    .where('workspace_id', '=', workspaceId)
-    .where('enabled', '=', 1)
-    .execute();
 }
 
 export async function insertWebhooks(

@@ -1,7 +1,8 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { batchBody, DeveloperId, Nullable } from '../../http/schemas.js';
-import { DELIVERIES_MAX_LIMIT } from './deliveries.service.js';
 import { DELIVERY_STATES, EVENT_NAMES } from './webhooks.types.js';
+
+export const DELIVERIES_MAX_LIMIT = 1000;
 
 const EventList = Type.Array(Type.String({ minLength: 1 }), {
   maxItems: 100,
@@ -47,6 +48,10 @@ export const updateBody = (maxItems: number) =>
     maxItems,
   );
 
+/** One webhook of POST /v2/webhooks, and one change of PATCH /v2/webhooks. */
+export type NewWebhookInput = Static<ReturnType<typeof createBody>>['webhooks'][number];
+export type WebhookUpdate = Static<ReturnType<typeof updateBody>>['updates'][number];
+
 export const SigningKeyBody = Type.Object(
   { signingKey: Type.String({ maxLength: 1024, description: 'At least 32 characters' }) },
   { additionalProperties: false },
@@ -66,6 +71,9 @@ export const DeliveriesQuery = Type.Object({
   ),
   cursor: Type.Optional(Type.String({ description: 'The `nextCursor` of the previous page' })),
 });
+
+/** GET /v2/webhooks/deliveries's query as the service takes it (`status` and `limit` checked there). */
+export type DeliveriesQuery = Static<typeof DeliveriesQuery>;
 
 export const Delivery = Type.Object({
   id: Type.String({ description: 'The attempt' }),

@@ -11,28 +11,13 @@ import { type Change, changeOf, changesOf, type WritePath, type WriteScope } fro
 import { invalidUrl } from './webhooks.address.js';
 import { testBody } from './webhooks.body.js';
 import * as repo from './webhooks.repository.js';
+import type { NewWebhookInput, WebhookUpdate } from './webhooks.schemas.js';
 import { openKey, sealKey, UNREADABLE_KEY } from './webhooks.secret.js';
 import { postSigned } from './webhooks.send.js';
 import { signedHeaders } from './webhooks.signing.js';
 import { ALL_EVENTS, EVENT_NAMES, type Webhook } from './webhooks.types.js';
 
-export type { Webhook };
-
-export interface NewWebhookInput {
-  name: string;
-  url: string;
-  events: string[];
-  developerId?: string;
-  enabled?: boolean;
-}
-
-export interface WebhookUpdate {
-  developerId: string;
-  name?: string;
-  url?: string;
-  events?: string[];
-  enabled?: boolean;
-}
+export type { NewWebhookInput, Webhook, WebhookUpdate };
 
 export const MIN_SIGNING_KEY_CHARS = 32;
 

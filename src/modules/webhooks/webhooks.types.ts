@@ -17,6 +17,16 @@ export const EVENT_NAMES = [
   'folders.changed',
   'projects.changed',
   'styleGuides.changed',
+  'comment.created',
+  'comment.updated',
+  'comment.resolved',
+  'comment.reopened',
+  'comment.deleted',
+  'suggestion.created',
+  'suggestion.accepted',
+  'suggestion.rejected',
+  'suggestion.withdrawn',
+  'release.published',
   'webhook.test',
 ] as const;
 export type EventName = (typeof EVENT_NAMES)[number];

@@ -3,6 +3,8 @@ import { hostname } from 'node:os';
 import type { Kysely, Transaction } from 'kysely';
 import type { WebhooksConfig } from '../../config.js';
 import type { Database } from '../../db/schema.js';
+import { batched } from '../../shared/batched.js';
+import { wakeablePause } from '../../shared/wakeable-pause.js';
 import * as outbox from './outbox.repository.js';
 import { type ChangesInRanges, changesJson, eventBody } from './webhooks.body.js';
 import { LEASE_MS, nextAttemptAt } from './webhooks.retry.js';
@@ -40,18 +42,7 @@ export function createWebhookWorker(deps: {
   const active = new Set<Promise<void>>();
   let stopping = false;
   let loop: Promise<void> | null = null;
-  let wakeUp: (() => void) | null = null;
-
-  const pause = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeUp = null;
-        resolve();
-      }
-      wakeUp = done;
-    });
+  const idle = wakeablePause();
 
   async function send(claimed: outbox.ClaimedAttempt, changes: Promise<string>): Promise<void> {
     const sentAt = new Date().toISOString();
@@ -81,7 +72,12 @@ export function createWebhookWorker(deps: {
     const next =
       result.ok || claimed.enabled !== 1
         ? null
-        : nextAttemptAt(claimed.attempt, Date.parse(claimed.queuedAt), finishedAt, config.retryScale);
+        : nextAttemptAt({
+            attempt: claimed.attempt,
+            queuedAt: Date.parse(claimed.queuedAt),
+            now: finishedAt,
+            scale: config.retryScale,
+          });
     const state = result.ok ? 'succeeded' : next === null ? 'failed' : 'retrying';
     await record({
       claimed,
@@ -129,43 +125,22 @@ export function createWebhookWorker(deps: {
     }
   }
 
-  // Outcomes that finish together are recorded in one transaction: on SQLite a commit per
-  // delivery, not the sending, is what bounds deliveries a second.
-  const finished: { item: Finished; done: () => void }[] = [];
-  let recording = false;
-
-  function record(item: Finished): Promise<void> {
-    return new Promise((done) => {
-      finished.push({ item, done });
-      if (!recording) {
-        recording = true;
-        void recordAll();
-      }
-    });
-  }
-
-  async function recordAll(): Promise<void> {
-    while (finished.length > 0) {
-      const batch = finished.splice(0);
-      try {
-        await db.transaction().execute(async (trx) => {
-          for (const { item } of batch) await recordOne(trx, item);
-        });
-      } catch (error) {
-        // Unrecorded attempts are still claimed: they are sent again once their lease runs out.
-        log.error({ err: error, attempts: batch.length }, 'webhook deliveries could not be recorded');
-      }
-      for (const { done } of batch) done();
-    }
-    recording = false;
-  }
+  // Outcomes that finish together are recorded in one transaction (`batched`).
+  const record = batched<Finished>(
+    (batch) =>
+      db.transaction().execute(async (trx) => {
+        for (const item of batch) await recordOne(trx, item);
+      }),
+    // Unrecorded attempts are still claimed: they are sent again once their lease runs out.
+    (error, batch) => log.error({ err: error, attempts: batch.length }, 'webhook deliveries could not be recorded'),
+  );
 
   function track(claimed: outbox.ClaimedAttempt, changes: Promise<string>) {
     const task = send(claimed, changes)
       .catch((error) => log.error({ err: error, attempt: claimed.id }, 'webhook delivery could not be recorded'))
       .finally(() => {
         active.delete(task);
-        wakeUp?.();
+        idle.wake();
       });
     active.add(task);
   }
@@ -178,13 +153,12 @@ export function createWebhookWorker(deps: {
       if (free > 0 && (active.size === 0 || free >= config.concurrency / 2)) {
         try {
           const now = Date.now();
-          const ids = await outbox.claimDue(
-            db,
-            id,
-            new Date(now).toISOString(),
-            new Date(now + LEASE_MS).toISOString(),
-            free,
-          );
+          const ids = await outbox.claimDue(db, {
+            worker: id,
+            now: new Date(now).toISOString(),
+            leaseUntil: new Date(now + LEASE_MS).toISOString(),
+            limit: free,
+          });
           claimedCount = ids.length;
           // An event's changes are read once for all of its webhooks' attempts in the batch.
           const changes = new Map<string, Promise<string>>();
@@ -204,7 +178,7 @@ export function createWebhookWorker(deps: {
       }
       if (stopping) break;
       // A full batch means more may be due: go again as soon as a send finishes.
-      if (claimedCount < free || active.size > config.concurrency / 2) await pause(config.pollIntervalMs);
+      if (claimedCount < free || active.size > config.concurrency / 2) await idle.pause(config.pollIntervalMs);
     }
   }
 
@@ -216,11 +190,11 @@ export function createWebhookWorker(deps: {
       loop = run();
     },
     wake() {
-      wakeUp?.();
+      idle.wake();
     },
     async stop() {
       stopping = true;
-      wakeUp?.();
+      idle.wake();
       await loop;
       loop = null;
       await Promise.allSettled([...active]);

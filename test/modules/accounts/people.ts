@@ -39,7 +39,11 @@ export function browserFor(app: App, cookie: string, csrfToken: string): Browser
 let counter = 0;
 
 /** Adds a user with `role` through the API (as the workspace's admin key), sets a password, signs in. */
-export async function signedIn(app: App, ws: Workspace, role: 'admin' | 'editor' | 'viewer'): Promise<Browser> {
+export async function signedIn(
+  app: App,
+  ws: Workspace,
+  role: 'admin' | 'editor' | 'commenter' | 'viewer',
+): Promise<Browser> {
   counter += 1;
   const email = `${role}${counter}-${ws.id}@example.com`;
   const invited = await ws.api.post('users', { email, role });

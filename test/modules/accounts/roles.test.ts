@@ -25,7 +25,7 @@ describe('roles', () => {
     ]) {
       const res = await call();
       expect(res.status).toBe(403);
-      expect(res.body.message).toMatch(/'superadmin', which is not one of admin, editor, viewer/);
+      expect(res.body.message).toMatch(/'superadmin', which is not one of admin, editor, commenter, viewer/);
     }
     const invited = await ctx.database.db
       .selectFrom('users')
@@ -46,6 +46,87 @@ describe('roles', () => {
     expect(update.status).toBe(403);
     expect(update.body.message).toMatch(/needs the editor role/);
     expect((await ws.api.get('components')).body[0].text).toBe('Hi');
+  });
+
+  it('a commenter reads but, outside comments and suggesting, is refused every write a viewer is, and changes nothing', async () => {
+    const ws = await createWorkspace(ctx);
+    await ws.api.post('components', { components: [{ developerId: 'hi', name: 'Hi', text: 'Hi' }] });
+    await ws.api.post('projects', { projects: [{ name: 'Web', developerId: 'web' }] });
+    await ws.api.post('textItems', { projectId: 'web', textItems: [{ developerId: 'title', text: 'Title' }] });
+    const commenter = await signedIn(ctx.app, ws, 'commenter');
+    const viewer = await signedIn(ctx.app, ws, 'viewer');
+    await ws.api.post('users', { email: 'critic@example.com', role: 'commenter' });
+    const { key } = await ctx.services.accounts.createKey({ workspaceId: ws.id, email: 'critic@example.com' });
+    expect((await commenter.call('GET', 'session')).body.role).toBe('commenter');
+    for (const path of [
+      'components',
+      'textItems',
+      'textItems/export?format=json_i18next',
+      'history',
+      'comments',
+      'suggestions',
+    ]) {
+      expect((await commenter.call('GET', path)).status, path).toBe(200);
+    }
+    const before = (await ws.api.get('history?limit=1000')).body;
+    // Every documented write but those under /v2/comments, making and withdrawing suggestions,
+    // /v2/keys, /v2/notifications, /v2/follows and /v2/users/me (everyone's own), with a body that
+    // would be valid for an editor where it matters: the role is checked before the body.
+    // Accepting and rejecting a suggestion are in the sweep.
+    const document = (await ctx.app.inject({ method: 'GET', url: '/v2/openapi.json' })).json();
+    const writes: [string, string][] = [];
+    for (const [path, item] of Object.entries<Record<string, unknown>>(document.paths)) {
+      if (!path.startsWith('/v2/') || path.startsWith('/v2/comments') || path.startsWith('/v2/keys')) continue;
+      if (path.startsWith('/v2/notifications') || path.startsWith('/v2/follows')) continue;
+      // Who has which text open: every reader's own tab.
+      if (path === '/v2/presence') continue;
+      // One's own email preference, and the unsubscribe link (public: its token is the proof).
+      if (path.startsWith('/v2/users/me/') || path.startsWith('/v2/email/')) continue;
+      if (path === '/v2/session' || path.startsWith('/v2/session/')) continue;
+      if (path === '/v2/suggestions' || path === '/v2/suggestions/withdraw') continue;
+      for (const method of Object.keys(item)) {
+        if (['post', 'put', 'patch', 'delete'].includes(method)) writes.push([method.toUpperCase(), path]);
+      }
+    }
+    expect(writes.length).toBeGreaterThan(30);
+    const reads = new Set(['POST /v2/styleguides/lint', 'POST /v2/cli/swiftDriver']);
+    for (const [method, template] of writes) {
+      const path = template.replace(/\{[^}]+\}/g, 'x').slice('/v2/'.length);
+      const name = `${method} ${template}`;
+      const body = { updates: [{ developerId: 'hi', text: 'Changed' }] };
+      const asViewer = await viewer.call(method as 'POST', path, body);
+      const asCommenter = await commenter.call(method as 'POST', path, body);
+      if (reads.has(name)) continue;
+      expect(asViewer.status, name).toBe(403);
+      expect(asCommenter.status, name).toBe(403);
+      expect(asCommenter.body.message, name).toMatch(/needs the (editor|admin) role; .* is a commenter/);
+    }
+    // The deprecated APIs' writes take a key (`token <KEY>`): a commenter's key is refused there too.
+    const legacy = apiClient(ctx.app, `token ${key}`);
+    for (const path of ['/components', '/v1/components']) {
+      const res = await legacy.put(path, { hi: { text: 'Changed' } });
+      expect(res.status, `PUT ${path}`).toBe(403);
+    }
+    expect((await legacy.get('/v1/variants')).status).toBe(200);
+    const update = await commenter.call('PATCH', 'textItems', { updates: [{ developerId: 'title', text: 'Mine' }] });
+    expect(update.status).toBe(403);
+    expect(update.body.message).toMatch(/needs the editor role/);
+    expect((await ws.api.get('history?limit=1000')).body).toEqual(before);
+    expect((await ws.api.get('textItems')).body[0].text).toBe('Title');
+  });
+
+  it('every role marks its own notifications read, follows texts and says which text it has open', async () => {
+    const ws = await createWorkspace(ctx);
+    await ws.api.post('components', { components: [{ developerId: 'hi', name: 'Hi', text: 'Hi' }] });
+    for (const role of ['viewer', 'commenter'] as const) {
+      const user = await signedIn(ctx.app, ws, role);
+      expect((await user.call('PUT', 'follows', { follows: [{ componentId: 'hi' }] })).status, role).toBe(200);
+      expect((await user.call('DELETE', 'follows', { follows: [{ componentId: 'hi' }] })).status, role).toBe(200);
+      expect((await user.call('POST', 'notifications/read', { all: true })).status, role).toBe(200);
+      const tab = { clientId: `tab-${role}-0001`, kind: 'component', id: 'hi' };
+      expect((await user.call('PUT', 'presence', tab)).status, role).toBe(200);
+      expect((await user.call('DELETE', 'presence', { clientId: tab.clientId })).status, role).toBe(200);
+    }
   });
 
   it("a viewer's key is a viewer too", async () => {

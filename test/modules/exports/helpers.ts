@@ -112,19 +112,22 @@ export async function exportOf(
   return ws.api.get(`${kind}/export?${query}`, headers);
 }
 
+/** The content type each format's export answers with. */
+export const CONTENT_TYPES: Record<string, string> = {
+  json_icu: 'application/json; charset=utf-8',
+  json_i18next: 'application/json; charset=utf-8',
+  json_vue_i18n: 'application/json; charset=utf-8',
+  arb: 'application/json; charset=utf-8',
+  'ios-strings': 'text/plain; charset=utf-8',
+  'ios-stringsdict': 'text/xml; charset=utf-8',
+  android: 'text/xml; charset=utf-8',
+};
+
 /** The body of a successful export as text, checking its content type. */
 export async function file(ws: Workspace, kind: Kind, params: Record<string, unknown>): Promise<string> {
   const res = await exportOf(ws, kind, params);
   expect(res.status, res.raw.body).toBe(200);
-  const type = {
-    json_icu: 'application/json; charset=utf-8',
-    json_i18next: 'application/json; charset=utf-8',
-    json_vue_i18n: 'application/json; charset=utf-8',
-    arb: 'application/json; charset=utf-8',
-    'ios-strings': 'text/plain; charset=utf-8',
-    'ios-stringsdict': 'text/xml; charset=utf-8',
-    android: 'text/xml; charset=utf-8',
-  }[params.format as string];
+  const type = CONTENT_TYPES[params.format as string];
   expect(res.headers['content-type']).toBe(type);
   return res.raw.body;
 }

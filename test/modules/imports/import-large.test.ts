@@ -143,6 +143,34 @@ describe('large files', () => {
     expect(found.body.results).toEqual([]);
   }, 120_000);
 
+  it('the import writes beside other requests: writes sent meanwhile follow it, a failed one leaves all writable', async () => {
+    // On SQLite the import's transaction runs on a connection of its own in a worker thread; the
+    // server's connection must not write while that one holds the write lock (it would wait on
+    // it, then fail), and a transaction rolled back there must let go of the lock.
+    const ws = await fresh();
+    const before = await historyCount(ws);
+    const failing = json([...keys(700, (i) => `Failing ${i}`), ['bad', 'a \u0000 in it']]);
+    const [failed, good, written] = await Promise.all([
+      ws.api.post('import', { format: 'json_i18next', projectId: 'web', content: failing }),
+      ws.api.post('import', { format: 'json_i18next', projectId: 'web', content: json(keys(600)) }),
+      ws.api.post('textItems', { projectId: 'web', textItems: [{ developerId: 'meanwhile', text: 'Meanwhile' }] }),
+    ]);
+    expect(failed.status, JSON.stringify(failed.body)).toBe(400);
+    expect(good.status, JSON.stringify(good.body)).toBe(200);
+    expect(good.body.created).toHaveLength(600);
+    expect(written.status, JSON.stringify(written.body)).toBe(201);
+    // The changes of the two writes in history, nothing of the failed import.
+    expect(await historyCount(ws)).toBe(before + 601);
+    const exported = JSON.parse(await file(ws, 'textItems', { format: 'json_i18next' }));
+    expect(exported.meanwhile).toBe('Meanwhile');
+    expect(exported['key-599']).toBe('Text number 599 of a large file');
+    expect(Object.values(exported).filter((text) => String(text).startsWith('Failing'))).toEqual([]);
+    // And the database takes writes after them, on either connection.
+    await post(ws, 'textItems', { projectId: 'web', textItems: [{ developerId: 'after', text: 'After' }] });
+    const again = await importFile(ws, { format: 'json_i18next', projectId: 'web', content: json([['late', 'Late']]) });
+    expect(again.created).toEqual(['late']);
+  }, 120_000);
+
   it('a large file nested too deep is a 400 naming the line, read on its own thread', async () => {
     const ws = await fresh();
     const deep = `${'{"a":'.repeat(4000)}"x"${'}'.repeat(4000)}`;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, setupApp } from '../../helpers/app.js';
-import { legacy, seed } from './helpers.js';
+import { legacy, sampleContent, seed } from './helpers.js';
 
 // The exact bytes of the component fetches, compared with files written when every body was
 // built whole and serialized at once. These fetches are now written page by page; a body larger
@@ -24,18 +24,8 @@ for (let from = 0; from < COMPONENTS; from += 1_000) {
     return {
       developerId: `c.${pad(i)}`,
       name: `Component ${i}`,
-      text: i % 11 === 0 ? `One ${i}` : i % 7 === 0 ? 'Hello {{name}} "quoted" \\ é' : `Text ${i}`,
-      ...(i % 7 === 0 && i % 11 !== 0 && { variables: ['name'] }),
-      ...(i % 5 === 0 && { notes: `Note ${i}`, tags: ['t', `n${i % 3}`] }),
-      ...(i % 11 === 0 && {
-        plurals: [
-          { form: 'one', text: `One ${i}` },
-          { form: 'other', text: `Other ${i}` },
-        ],
-      }),
-      ...(i % 3 === 0 && { variants: [{ variantId: 'fr', text: `Texte ${i}`, status: i % 2 ? 'FINAL' : 'WIP' }] }),
+      ...sampleContent(i, `Text ${i}`),
       ...(i % 2 === 0 && { folderId: 'box' }),
-      ...(i % 13 === 0 && { status: 'FINAL' }),
     };
   });
   const res = await large.api.post('components', { components });

@@ -154,3 +154,24 @@ export function multipart(field: string, filename: string, content: string, type
   ].join('\r\n');
   return { payload, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
+
+/**
+ * The content fields of text number `i` of the large workspaces of the byte-for-byte tests: a
+ * plain text (`plain`), or one of plural forms, or one with a variable, quotes, a backslash and an
+ * accent; notes and tags on one in five, a French value on one in three, FINAL on one in 13.
+ */
+export function sampleContent(i: number, plain: string) {
+  return {
+    text: i % 11 === 0 ? `One ${i}` : i % 7 === 0 ? 'Hello {{name}} "quoted" \\ é' : plain,
+    ...(i % 7 === 0 && i % 11 !== 0 && { variables: ['name'] }),
+    ...(i % 5 === 0 && { notes: `Note ${i}`, tags: ['t', `n${i % 3}`] }),
+    ...(i % 11 === 0 && {
+      plurals: [
+        { form: 'one', text: `One ${i}` },
+        { form: 'other', text: `Other ${i}` },
+      ],
+    }),
+    ...(i % 3 === 0 && { variants: [{ variantId: 'fr', text: `Texte ${i}`, status: i % 2 ? 'FINAL' : 'WIP' }] }),
+    ...(i % 13 === 0 && { status: 'FINAL' }),
+  };
+}

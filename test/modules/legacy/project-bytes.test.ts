@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, setupApp } from '../../helpers/app.js';
-import { legacy, seed } from './helpers.js';
+import { legacy, sampleContent, seed } from './helpers.js';
 
 // The exact bytes of the project fetches (`GET /projects/:id` of v0 and v1, `GET /projects` of
 // v0), compared with files written when every body was built whole and serialized at once. The
@@ -55,17 +55,7 @@ for (let from = 0; from < ITEMS; from += 550) {
       const i = from + b * 110 + k;
       return {
         developerId: `i.${pad(ITEMS - i)}`,
-        text: i % 11 === 0 ? `One ${i}` : i % 7 === 0 ? 'Hello {{name}} "quoted" \\ é' : `Text ${i}\nline`,
-        ...(i % 7 === 0 && i % 11 !== 0 && { variables: ['name'] }),
-        ...(i % 5 === 0 && { notes: `Note ${i}`, tags: ['t', `n${i % 3}`] }),
-        ...(i % 11 === 0 && {
-          plurals: [
-            { form: 'one', text: `One ${i}` },
-            { form: 'other', text: `Other ${i}` },
-          ],
-        }),
-        ...(i % 3 === 0 && { variants: [{ variantId: 'fr', text: `Texte ${i}`, status: i % 2 ? 'FINAL' : 'WIP' }] }),
-        ...(i % 13 === 0 && { status: 'FINAL' }),
+        ...sampleContent(i, `Text ${i}\nline`),
         ...(blockId !== null && { blockId }),
       };
     });
@@ -159,7 +149,47 @@ describe('project fetches, bytes', () => {
     ['large-projects-flat-twice', '/projects?format=flat&projectIds[]=small&projectIds[]=big&projectIds[]=small'],
     ['large-project-odd-full', '/v1/projects/odd'],
     ['large-project-odd-flat', '/v1/projects/odd?format=flat'],
+    // The file formats with a variant (its comments), a status, without instances; inside
+    // GET /projects (a JSON string each, icu an object); and icu of a key JavaScript moves first.
+    ['large-project-android-fr', '/v1/projects/big?format=android&variant=fr'],
+    ['large-project-ios-strings-fr-final', '/projects/big?format=ios-strings&variant=fr&status=FINAL'],
+    ['large-project-ios-stringsdict-no-instances', '/projects/big?format=ios-stringsdict&exclude_components=true'],
+    ['large-project-icu-fr', '/v1/projects/big?format=icu&variant=fr'],
+    ['large-project-odd-icu', '/v1/projects/odd?format=icu'],
+    ['large-projects-android-fr', '/projects?format=android&variant=fr&projectIds[]=big&projectIds[]=small'],
+    ['large-projects-ios-strings', '/projects?format=ios-strings'],
+    ['large-projects-ios-stringsdict', '/projects?format=ios-stringsdict&projectIds[]=small&projectIds[]=big'],
+    ['large-projects-icu-odd', '/projects?format=icu&projectIds[]=odd&projectIds[]=big'],
   ])('%s, over several pages', { timeout: 60_000 }, async (name, url) => {
     await expect(summary((await body(large.key, url)).text)).toMatchFileSnapshot(`./golden/${name}.txt`);
+  });
+
+  it('writes an empty project in every format as built whole', async () => {
+    const empty = await createWorkspace(ctx);
+    await post('variants', { variants: [{ name: 'French', developerId: 'fr', localeCode: 'fr' }] }, empty);
+    await post('projects', { projects: [{ name: 'None', developerId: 'none', developerMode: true }] }, empty);
+    let out = '';
+    for (const format of FORMATS) {
+      for (const url of [`/v1/projects/none?format=${format}`, `/projects?format=${format}&variant=fr`]) {
+        const res = await body(empty.key, url);
+        out += `${url}\n${res.type}\n${masked(res.text)}\n`;
+      }
+    }
+    await expect(out).toMatchFileSnapshot('./golden/empty-project.txt');
+  });
+
+  it('answers each format of a large project with its content type', { timeout: 60_000 }, async () => {
+    const types: Record<string, string> = {};
+    for (const format of FORMATS) types[format] = (await body(large.key, `/v1/projects/big?format=${format}`)).type;
+    expect(types).toEqual({
+      full: 'application/json; charset=utf-8',
+      flat: 'application/json; charset=utf-8',
+      structured: 'application/json; charset=utf-8',
+      nested: 'application/json; charset=utf-8',
+      icu: 'application/json; charset=utf-8',
+      android: 'text/xml; charset=utf-8',
+      'ios-strings': 'text/plain; charset=utf-8',
+      'ios-stringsdict': 'text/xml; charset=utf-8',
+    });
   });
 });

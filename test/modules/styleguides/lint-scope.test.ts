@@ -50,6 +50,40 @@ describe('POST /v2/styleguides/lint: the guides in effect', () => {
     expect(termIds(await lintOne(api, 'Ihre email', 'de'))).toEqual(['courriel']);
   });
 
+  it('applies a scoped guide to every variant of its locale, stored translations included', async () => {
+    const { api } = await withFrenchGuide();
+    await createVariant(api, 'fr-marketing', 'fr-fr');
+    await createVariant(api, 'fr-ca', 'fr-CA');
+    expect(termIds(await lintOne(api, 'Votre email', 'fr-marketing'))).toEqual(['courriel']);
+    expect(await lintOne(api, 'Votre email', 'fr-ca')).toEqual([]);
+    await api.post('projects', { projects: [{ name: 'App', developerId: 'app' }] });
+    const created = await api.post('textItems', {
+      projectId: 'app',
+      textItems: [
+        {
+          developerId: 'contact',
+          text: 'Your email',
+          variants: [
+            { variantId: 'fr-marketing', text: 'Votre email' },
+            { variantId: 'fr-ca', text: 'Votre email' },
+          ],
+        },
+      ],
+    });
+    expect(created.status).toBe(201);
+    const stored = await api.post('styleguides/lint', { filter: { textItems: { variants: [{ id: 'all' }] } } });
+    expect(
+      stored.body.map((r: { variantId: string | null; findings: { termId: string | null }[] }) => [
+        r.variantId,
+        r.findings.map((f) => f.termId),
+      ]),
+    ).toEqual([
+      [null, []],
+      ['fr-marketing', ['courriel']],
+      ['fr-ca', []],
+    ]);
+  });
+
   it('lints only with the workspace’s own guides', async () => {
     const a = await createWorkspace(ctx);
     const b = await createWorkspace(ctx);

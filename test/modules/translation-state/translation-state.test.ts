@@ -127,12 +127,12 @@ describe('translation state on GET /v2/textItems', () => {
         .executeTakeFirstOrThrow();
     const { id } = await version();
     await ctx.services.writes.write({ workspaceId: ws.id, actor: { email: ws.email, keyId: null } }, async (trx) => {
-      await updateTextFields(trx, ws.id, [id], { text: 'Hello', notes: 'same text' });
+      await updateTextFields(trx, ws.id, { ids: [id], changes: { text: 'Hello', notes: 'same text' } });
       return { changes: [], result: undefined };
     });
     expect((await version()).text_version).toBe(0);
     await ctx.services.writes.write({ workspaceId: ws.id, actor: { email: ws.email, keyId: null } }, async (trx) => {
-      await updateTextFields(trx, ws.id, [id], { text: 'Hello again', plurals: null });
+      await updateTextFields(trx, ws.id, { ids: [id], changes: { text: 'Hello again', plurals: null } });
       return { changes: [], result: undefined };
     });
     expect((await version()).text_version).toBe(1);

@@ -62,6 +62,29 @@ describe('events of a write', () => {
       [change('folder', 'moved'), change('variable', 'created'), change('styleGuide', 'deleted')],
       ['variables.changed:1', 'folders.changed:1', 'styleGuides.changed:1'],
     ],
+    [
+      'comments, one event per action, in catalogue order',
+      [
+        change('comment', 'deleted'),
+        change('comment', 'created'),
+        change('comment', 'created'),
+        change('comment', 'resolved'),
+        change('comment', 'reopened'),
+        change('comment', 'updated'),
+      ],
+      ['comment.created:2', 'comment.updated:1', 'comment.resolved:1', 'comment.reopened:1', 'comment.deleted:1'],
+    ],
+    [
+      'suggestions, one event per decision; marking one stale is none',
+      [
+        change('suggestion', 'withdrawn'),
+        change('suggestion', 'created'),
+        change('suggestion', 'updated'),
+        change('suggestion', 'rejected'),
+        change('suggestion', 'accepted'),
+      ],
+      ['suggestion.created:1', 'suggestion.accepted:1', 'suggestion.rejected:1', 'suggestion.withdrawn:1'],
+    ],
   ])('%s', (_label, changes, expected) => {
     expect(names(changes)).toEqual(expected);
   });
@@ -83,16 +106,24 @@ describe('the retry schedule', () => {
   it('waits about 30 s, 2 min, 10 min, 1 h, 6 h, then 12 h, within ±20%', () => {
     const expected = [30_000, 120_000, 600_000, 3_600_000, 21_600_000, 43_200_000];
     expected.forEach((delay, i) => {
-      expect(nextAttemptAt(i + 1, queued, 1000, 1, mid)).toBe(1000 + delay);
-      expect(nextAttemptAt(i + 1, queued, 1000, 1, () => 0)).toBe(1000 + delay * 0.8);
-      expect(nextAttemptAt(i + 1, queued, 1000, 1, () => 1)).toBe(1000 + delay * 1.2);
+      expect(nextAttemptAt({ attempt: i + 1, queuedAt: queued, now: 1000, scale: 1, random: mid })).toBe(1000 + delay);
+      expect(nextAttemptAt({ attempt: i + 1, queuedAt: queued, now: 1000, scale: 1, random: () => 0 })).toBe(
+        1000 + delay * 0.8,
+      );
+      expect(nextAttemptAt({ attempt: i + 1, queuedAt: queued, now: 1000, scale: 1, random: () => 1 })).toBe(
+        1000 + delay * 1.2,
+      );
     });
   });
   it('tries last at 24 h after queueing, then gives up; the scale shrinks it all', () => {
-    expect(nextAttemptAt(7, queued, RETRY_WINDOW_MS - 1000, 1, mid)).toBe(RETRY_WINDOW_MS);
-    expect(nextAttemptAt(8, queued, RETRY_WINDOW_MS, 1, mid)).toBeNull();
-    expect(nextAttemptAt(1, queued, 0, 0.001, mid)).toBe(30);
-    expect(nextAttemptAt(3, queued, RETRY_WINDOW_MS * 0.001, 0.001, mid)).toBeNull();
+    expect(nextAttemptAt({ attempt: 7, queuedAt: queued, now: RETRY_WINDOW_MS - 1000, scale: 1, random: mid })).toBe(
+      RETRY_WINDOW_MS,
+    );
+    expect(nextAttemptAt({ attempt: 8, queuedAt: queued, now: RETRY_WINDOW_MS, scale: 1, random: mid })).toBeNull();
+    expect(nextAttemptAt({ attempt: 1, queuedAt: queued, now: 0, scale: 0.001, random: mid })).toBe(30);
+    expect(
+      nextAttemptAt({ attempt: 3, queuedAt: queued, now: RETRY_WINDOW_MS * 0.001, scale: 0.001, random: mid }),
+    ).toBeNull();
   });
 });
 

@@ -168,11 +168,49 @@ export function groupChanges(changes: readonly Change[]): Entry[] {
   return entries;
 }
 
+/**
+ * Who suggested the text each accept wrote, by revision. Accepting a suggestion is one write: the
+ * text's change (by the accepter) and the suggestion's `accepted` change, which names its author
+ * in `suggestedBy`, share the write's revision.
+ */
+export function acceptedSuggestions(changes: readonly Change[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const c of changes) {
+    const by = c.fields.suggestedBy?.after;
+    if (c.kind === 'suggestion' && c.action === 'accepted' && c.revision && typeof by === 'string') {
+      out.set(c.revision, by);
+    }
+  }
+  return out;
+}
+
+/**
+ * What a write did to one record, the words after the actor: "changed", "created and deleted",
+ * or, for a text changed by accepting a suggestion, "accepted ann@example.com's suggestion on".
+ */
+export function recordVerb(
+  record: { changes: readonly Change[] },
+  suggestions: ReadonlyMap<string, string> = new Map(),
+): string {
+  const revision = record.changes[0]?.revision;
+  const suggester = revision ? suggestions.get(revision) : undefined;
+  if (suggester !== undefined && record.changes.every((c) => c.action === 'updated')) {
+    return `accepted ${suggester}'s suggestion on`;
+  }
+  return [...new Set(record.changes.map((c) => c.action))].map(verb).join(' and ');
+}
+
 const joinWords = (words: string[]) =>
   words.length <= 1 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 
 /** One sentence for a write of several records: "changed the status of 50 text items". */
 export function summary(entry: Entry): string {
+  // An accept: the text it wrote and the suggestion it decided, said as one act.
+  const suggester = acceptedSuggestions(entry.changes).get(entry.revision ?? '');
+  const texts = entry.records.filter((r) => r.kind !== 'suggestion');
+  if (suggester !== undefined && texts.length === 1 && texts[0]) {
+    return `accepted ${suggester}'s suggestion on ${kindName(texts[0].kind)} ${texts[0].developerId}`;
+  }
   const count = entry.records.length;
   const kinds = new Set(entry.records.map((r) => r.kind));
   const what = kinds.size === 1 ? `${count} ${kindName([...kinds][0] ?? '', count)}` : `${count} records`;

@@ -1,10 +1,9 @@
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import { api } from '../api';
+import { ROLES } from '../roles';
 import type { WorkspaceData } from '../useWorkspaceData';
 import { ConfirmDelete, ErrorText, field, SettingsSection, useAction } from './common';
-
-const ROLES = ['admin', 'editor', 'viewer'] as const;
 
 /**
  * People and their roles. Admins invite someone (the answer is a one-time link to pass on),
@@ -12,7 +11,11 @@ const ROLES = ['admin', 'editor', 'viewer'] as const;
  * sessions and keys end, their texts lose them as assignee); everyone else reads the list.
  */
 export function People({ admin, me, data }: { admin: boolean; me: string; data: WorkspaceData }) {
-  const [link, setLink] = useState<{ email: string; url: string } | null>(null);
+  const [link, setLink] = useState<{
+    email: string;
+    url: string;
+    emailed: 'an invitation' | 'a password link' | null;
+  } | null>(null);
   const invite = useAction();
   const change = useAction();
 
@@ -22,12 +25,12 @@ export function People({ admin, me, data }: { admin: boolean; me: string; data: 
     const form = new FormData(formElement);
     const name = field(form, 'name');
     await invite.run(async () => {
-      const r = await api.post<{ email: string; passwordLink: string }>('users', {
+      const r = await api.post<{ email: string; passwordLink: string; emailed?: boolean }>('users', {
         email: field(form, 'email'),
         role: field(form, 'role'),
         ...(name && { name }),
       });
-      setLink({ email: r.email, url: r.passwordLink });
+      setLink({ email: r.email, url: r.passwordLink, emailed: r.emailed ? 'an invitation' : null });
       formElement.reset();
       data.reload();
     });
@@ -39,8 +42,11 @@ export function People({ admin, me, data }: { admin: boolean; me: string; data: 
     });
   const newLink = (email: string) =>
     change.run(async () => {
-      const r = await api.post<{ passwordLink: string }>(`users/${encodeURIComponent(email)}/passwordLink`, {});
-      setLink({ email, url: r.passwordLink });
+      const r = await api.post<{ passwordLink: string; emailed?: boolean }>(
+        `users/${encodeURIComponent(email)}/passwordLink`,
+        {},
+      );
+      setLink({ email, url: r.passwordLink, emailed: r.emailed ? 'a password link' : null });
     });
 
   return (
@@ -63,6 +69,7 @@ export function People({ admin, me, data }: { admin: boolean; me: string; data: 
               <td>
                 {admin ? (
                   <select
+                    className="role-select"
                     aria-label={`Role of ${u.email}`}
                     value={u.role}
                     onChange={(e) => void setRole(u.email, e.target.value)}
@@ -119,7 +126,7 @@ export function People({ admin, me, data }: { admin: boolean; me: string; data: 
             </label>
             <label>
               Role
-              <select name="role" defaultValue="editor">
+              <select name="role" defaultValue="editor" className="role-select">
                 {ROLES.map((r) => (
                   <option key={r} value={r}>
                     {r}
@@ -136,7 +143,10 @@ export function People({ admin, me, data }: { admin: boolean; me: string; data: 
       )}
       {link && (
         <p role="status">
-          Send {link.email} this one-time link privately: <code>{link.url}</code>
+          {link.emailed
+            ? `We emailed ${link.email} ${link.emailed}; you can also share this link privately: `
+            : `Send ${link.email} this one-time link privately: `}
+          <code>{link.url}</code>
         </p>
       )}
     </SettingsSection>

@@ -4,10 +4,10 @@ import { type ReactNode, useEffect, useRef, useState } from 'react';
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * One form's request: `run` sends it and keeps the API's error message for the form to show
- * beside itself; it answers whether the request succeeded.
+ * One form's request: `run` sends it and keeps the API's error message (as `describe` words it)
+ * for the form to show beside itself; it answers whether the request succeeded.
  */
-export function useAction() {
+export function useAction(describe: (error: unknown) => string = messageOf) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const run = async (action: () => Promise<unknown>): Promise<boolean> => {
@@ -17,7 +17,7 @@ export function useAction() {
       setError(null);
       return true;
     } catch (e) {
-      setError(messageOf(e));
+      setError(describe(e));
       return false;
     } finally {
       setBusy(false);

@@ -9,9 +9,20 @@ import { type Word, wordsOf } from './words.js';
 
 /**
  * Compiles style guides once per lint request and checks texts against the guides in effect for
- * each text's variant. A guide is in effect for a text when it is scoped to the text's variant, or
- * when it is enabled by default and not scoped to another variant (docs/styleguides.md).
+ * each text's variant. A guide is in effect for a text when it is enabled by default, or scoped to
+ * the text's variant or to another variant of the same locale (docs/styleguides.md).
  */
+
+/** The locale code of each variant, by developer ID: a scope covers every variant of its locale. */
+export type VariantLocales = ReadonlyMap<string, string | null>;
+
+/** Whether a guide scoped to `scope` is in effect for a text of `variantId`. */
+export function scopeCovers(scope: string | null, variantId: string | null, locales: VariantLocales): boolean {
+  if (scope === null || variantId === null) return false;
+  if (scope === variantId) return true;
+  const [a, b] = [locales.get(scope), locales.get(variantId)];
+  return a != null && b != null && a.toLowerCase() === b.toLowerCase();
+}
 
 interface TextContext {
   text: string;
@@ -162,16 +173,19 @@ export class Linter {
   private readonly guides: CompiledGuide[];
   private readonly inEffect = new Map<string | null, { guides: CompiledGuide[]; properNouns: Set<string> }>();
 
-  constructor(guides: readonly GuideData[]) {
+  constructor(
+    guides: readonly GuideData[],
+    private readonly locales: VariantLocales = new Map(),
+  ) {
     this.guides = guides.map(compileGuide);
   }
 
   private guidesFor(variantId: string | null) {
     let entry = this.inEffect.get(variantId);
     if (!entry) {
-      // The issue's rule, taken literally: enabled by default, plus scoped to the text's variant.
+      // Enabled by default, plus scoped to the text's variant or another of its locale.
       const guides = this.guides.filter(
-        ({ data }) => data.enabledByDefault || (data.variantId !== null && data.variantId === variantId),
+        ({ data }) => data.enabledByDefault || scopeCovers(data.variantId, variantId, this.locales),
       );
       entry = { guides, properNouns: new Set(guides.flatMap((g) => g.properNouns)) };
       this.inEffect.set(variantId, entry);

@@ -139,3 +139,18 @@ export function matchWordlist(
   }
   return findings;
 }
+
+/**
+ * The terms whose patterns occur in the text, as the wordlist matches them (whole words, case as
+ * the term says), whatever the case they occur in: the glossary's "found in the text".
+ */
+export function termsPresent(wordlist: Wordlist, tokens: readonly Token[]): Set<GuideTerm> {
+  const present = new Set<GuideTerm>();
+  for (let i = 0; i < tokens.length; i += 1) {
+    const pattern = wordlist.byFirstKey.get((tokens[i] as Token).key)?.find((p) => matchesAt(tokens, i, p));
+    if (!pattern) continue;
+    present.add(pattern.term);
+    i += pattern.keys.length - 1;
+  }
+  return present;
+}
