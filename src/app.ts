@@ -45,6 +45,7 @@ import { notificationsRoutes } from './modules/notifications/notifications.route
 import { basesRoutes } from './modules/projects/bases.routes.js';
 import { projectsRoutes } from './modules/projects/projects.routes.js';
 import { deliveryRoutes, distributionsRoutes } from './modules/releases/distributions.routes.js';
+import { pinsRoutes } from './modules/releases/pins.routes.js';
 import { releasesRoutes } from './modules/releases/releases.routes.js';
 import { searchRoutes } from './modules/search/search.routes.js';
 import { statusesRoutes } from './modules/statuses/statuses.routes.js';
@@ -99,6 +100,7 @@ const ADMIN_PREFIXES = [
   '/v2/workspace',
   '/v2/machineTranslation/providers',
   '/v2/distributions',
+  '/v2/releasePins',
 ];
 const COMMENTER_PREFIXES = ['/v2/comments', '/v2/suggestions'];
 /** Under the commenters' prefixes, the writes that decide: an editor's (docs/suggestions.md). */
@@ -301,13 +303,15 @@ export async function buildApp(deps: AppDeps) {
       await v2.register(projectsRoutes, { projects: services.projects, limits: config.limits });
       await v2.register(basesRoutes, { projects: services.projects, limits: config.limits });
       await v2.register(blocksRoutes, { blocks: services.blocks, limits: config.limits });
-      await v2.register(textItemsRoutes, { textItems: services.textItems, limits: config.limits });
+      await v2.register(textItemsRoutes, { textItems: services.textItems, pins: services.pins, limits: config.limits });
       await v2.register(exportsRoutes, {
         exports: services.exports,
         releases: services.releases,
+        pins: services.pins,
         limits: config.limits,
       });
       await v2.register(releasesRoutes, { releases: services.releases });
+      await v2.register(pinsRoutes, { pins: services.pins });
       await v2.register(distributionsRoutes, { distributions: services.distributions, limits: config.limits });
       await v2.register(importsRoutes, { imports: services.imports, limits: config.limits });
       await v2.register(swiftDriverRoutes, { swiftDriver: services.swiftDriver, limits: config.limits });

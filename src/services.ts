@@ -27,6 +27,7 @@ import { createMail } from './modules/mail/index.js';
 import { createNotificationsService, emailNotifications } from './modules/notifications/notifications.service.js';
 import { createProjectsService, projectDeveloperIds } from './modules/projects/projects.service.js';
 import { createDistributionsService } from './modules/releases/distributions.service.js';
+import { createPinsService } from './modules/releases/pins.service.js';
 import { createReleasesService } from './modules/releases/releases.service.js';
 import { createSearchService } from './modules/search/search.service.js';
 import { createStatusesService } from './modules/statuses/statuses.service.js';
@@ -169,6 +170,7 @@ export function createServices(
   // Releases freeze texts through the reader; the lists and exports read them back with `release=`.
   const releases = createReleasesService({ db, snapshot, texts, accounts });
   const distributions = createDistributionsService({ db, writes, releases });
+  const pins = createPinsService({ db });
   // Components and text items write texts alike; each adds the containers it places them in.
   const textsServiceDeps = {
     db,
@@ -390,6 +392,7 @@ export function createServices(
     notifications,
     releases,
     distributions,
+    pins,
     events,
   };
 }

@@ -32,6 +32,7 @@ import * as releases from './migrations/2026_12_03_100_releases.js';
 import * as translationMemory from './migrations/2026_12_03_100_translation_memory.js';
 import * as machineTranslation from './migrations/2026_12_03_600_machine_translation.js';
 import * as translationMemoryBands from './migrations/2026_12_04_100_translation_memory_bands.js';
+import * as releasePins from './migrations/2026_12_05_100_release_pins.js';
 import type { Database } from './schema.js';
 
 /** Migrations are listed here rather than read from disk, so that they ship inside the build. */
@@ -69,6 +70,7 @@ const migrations: Record<string, Migration> = {
   '2026_12_03_100_translation_memory': translationMemory,
   '2026_12_03_600_machine_translation': machineTranslation,
   '2026_12_04_100_translation_memory_bands': translationMemoryBands,
+  '2026_12_05_100_release_pins': releasePins,
 };
 
 /** Every migration, in the order they apply. */

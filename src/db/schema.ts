@@ -461,6 +461,16 @@ export interface ReleaseTextsTable {
   hash: string;
 }
 
+/** A project's pinned release (docs/releases.md#pins). */
+export interface ReleasePinsTable {
+  project_id: number;
+  workspace_id: number;
+  release_id: number;
+  /** Email of the user (or the key's user) who pinned it. */
+  pinned_by: string;
+  pinned_at: Timestamp;
+}
+
 /** A read-only delivery token and the release published to it (docs/releases.md#delivery). */
 export interface DistributionsTable {
   id: Id;
@@ -520,6 +530,7 @@ export interface Database {
   releases: ReleasesTable;
   release_texts: ReleaseTextsTable;
   distributions: DistributionsTable;
+  release_pins: ReleasePinsTable;
   presence: PresenceTable;
 }
 

@@ -138,6 +138,7 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
       'Style guides',
       'People and roles',
       'API keys',
+      'Pinned releases',
       'Email notifications',
       'Webhooks',
       'Machine translation',
@@ -388,6 +389,34 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     await keys.getByRole('button', { name: 'Yes, revoke key CI' }).click();
     await keys.getByText(/^revoked/).waitFor();
     expect(await asKey()).toBe(401);
+  });
+
+  it("pinned releases: an admin pins the project; a key's export of it then answers the release", async () => {
+    await api('POST', 'releases', { name: 'pin-1', filter: { statuses: [] } });
+    await api('PATCH', 'textItems', { updates: [{ developerId: 'greeting', text: 'Hello again' }] });
+    // The section reads the releases when the page opens.
+    await admin.reload();
+    const pins = section('pinned-releases');
+    const select = pins.getByLabel('Release pinned for Shop');
+    await expect.poll(() => select.locator('option').allTextContents()).toEqual(['Current text (not pinned)', 'pin-1']);
+    await select.selectOption('pin-1');
+    await pins.getByRole('status').filter({ hasText: 'Shop is pinned to pin-1.' }).waitFor();
+    await checkSection(admin, 'pinned-releases', 'pinned-releases');
+
+    const shop = encodeURIComponent(JSON.stringify({ projects: [{ id: 'shop' }] }));
+    const pull = () =>
+      fetch(`${server.base}/v2/textItems/export?format=json_i18next&filter=${shop}`, {
+        headers: { authorization: server.key },
+      });
+    const pinned = await pull();
+    expect(pinned.headers.get('x-copydesk-release')).toBe('pin-1');
+    expect(await pinned.json()).toEqual({ greeting: 'Hello' });
+
+    await select.selectOption('');
+    await pins.getByRole('status').filter({ hasText: 'Shop reads its current text.' }).waitFor();
+    expect(await (await pull()).json()).toEqual({ greeting: 'Hello again' });
+    expect((await api('GET', 'releasePins')).pins).toEqual([]);
+    await api('PATCH', 'textItems', { updates: [{ developerId: 'greeting', text: 'Hello' }] });
   });
 
   it('webhooks: signing key, a refused test delivery, a webhook whose deliveries show and redeliver', async () => {

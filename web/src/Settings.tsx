@@ -5,6 +5,7 @@ import { Keys } from './settings/Keys';
 import { MachineTranslation } from './settings/MachineTranslation';
 import { Notifications } from './settings/Notifications';
 import { People } from './settings/People';
+import { Pins } from './settings/Pins';
 import { Statuses } from './settings/Statuses';
 import { StyleGuides } from './settings/StyleGuides';
 import { Variables } from './settings/Variables';
@@ -16,7 +17,7 @@ import type { WorkspaceData } from './useWorkspaceData';
  * Settings, one section per file under settings/. What a person may change follows their role as
  * the API does: editors change variants, variables and style guides; admins also the workflow,
  * people and webhooks (a section the API refuses others is not shown to them); a commenter or viewer reads.
- * Everyone manages their own API keys and email notifications.
+ * Everyone manages their own API keys and email notifications; admins pin projects to releases.
  */
 export function Settings({ session, data }: { session: Session; data: WorkspaceData }) {
   const admin = can(session.role, 'admin');
@@ -28,6 +29,7 @@ export function Settings({ session, data }: { session: Session; data: WorkspaceD
     ['styleguides', 'Style guides'],
     ['people', 'People and roles'],
     ['keys', 'API keys'],
+    ['pinned-releases', 'Pinned releases'],
     ['notifications', 'Email notifications'],
     ...(admin
       ? [
@@ -59,6 +61,7 @@ export function Settings({ session, data }: { session: Session; data: WorkspaceD
       <StyleGuides data={data} canEdit={canEdit} />
       <People admin={admin} me={session.email} data={data} />
       <Keys admin={admin} />
+      <Pins data={data} admin={admin} />
       <Notifications />
       {admin && <Webhooks />}
       {admin && <MachineTranslation />}

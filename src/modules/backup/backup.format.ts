@@ -41,6 +41,7 @@ export const TABLES = [
   'releaseContents',
   'releases',
   'releaseTexts',
+  'releasePins',
 ] as const;
 export type TableName = (typeof TABLES)[number];
 
@@ -114,6 +115,7 @@ export const REFERENCES: Partial<Record<TableName, Record<string, TableName>>> =
   mtJobs: { provider_id: 'mtProviders', variant_id: 'variants' },
   mtJobItems: { job_id: 'mtJobs', text_id: 'texts' },
   releaseTexts: { release_id: 'releases' },
+  releasePins: { project_id: 'projects', release_id: 'releases' },
 };
 
 /** The table a change's `record_ref` (`component:42`) points into, by its kind. */

@@ -26,6 +26,7 @@ import { followsRestorer } from '../notifications/notifications.backup.service.j
 import { projectsRestorer } from '../projects/projects.backup.service.js';
 import {
   releaseContentsRestorer,
+  releasePinsRestorer,
   releasesRestorer,
   releaseTextsRestorer,
 } from '../releases/releases.backup.service.js';
@@ -175,7 +176,7 @@ export function createBackupService(deps: {
         statuses: new Set(),
       };
       const skippedKeys: string[] = [];
-      // Releases are referred to by their texts only: their ids are this module's own map.
+      // Releases are referred to by their texts and pins only: their ids are this module's own map.
       const releaseIds: IdMap = new Map();
       const guides = styleguideRestorers(maps);
       const mt = machineTranslationRestorers(maps);
@@ -205,6 +206,7 @@ export function createBackupService(deps: {
         releaseContents: releaseContentsRestorer(maps),
         releases: releasesRestorer(maps, releaseIds),
         releaseTexts: releaseTextsRestorer(releaseIds),
+        releasePins: releasePinsRestorer(maps, releaseIds),
       };
       const restored = Object.fromEntries(TABLES.map((t) => [t, 0])) as Record<TableName, number>;
       let current = -1;

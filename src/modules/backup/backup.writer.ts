@@ -9,7 +9,12 @@ import { FOLDERS_DUMP } from '../folders/folders.backup.service.js';
 import { MT_JOB_ITEMS_DUMP, MT_JOBS_DUMP, MT_PROVIDERS_DUMP } from '../machine-translation/mt.backup.service.js';
 import { FOLLOWS_DUMP } from '../notifications/notifications.backup.service.js';
 import { PROJECTS_DUMP } from '../projects/projects.backup.service.js';
-import { RELEASE_CONTENTS_DUMP, RELEASE_TEXTS_DUMP, RELEASES_DUMP } from '../releases/releases.backup.service.js';
+import {
+  RELEASE_CONTENTS_DUMP,
+  RELEASE_PINS_DUMP,
+  RELEASE_TEXTS_DUMP,
+  RELEASES_DUMP,
+} from '../releases/releases.backup.service.js';
 import { dumpStatuses } from '../statuses/statuses.backup.service.js';
 import { RULES_DUMP, SECTIONS_DUMP, STYLEGUIDES_DUMP, TERMS_DUMP } from '../styleguides/styleguides.backup.service.js';
 import { SUGGESTIONS_DUMP } from '../suggestions/suggestions.backup.service.js';
@@ -61,6 +66,7 @@ const DUMPS: Record<TableName, DumpSpec | ((executor: Executor, workspaceId: num
   releaseContents: RELEASE_CONTENTS_DUMP,
   releases: RELEASES_DUMP,
   releaseTexts: RELEASE_TEXTS_DUMP,
+  releasePins: RELEASE_PINS_DUMP,
 };
 
 /** Tables other rows refer to: their id -> file id maps are kept for the rest of the backup. */

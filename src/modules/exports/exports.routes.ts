@@ -4,6 +4,7 @@ import type { Limits } from '../../config.js';
 import { principalOf } from '../../http/auth.js';
 import { sendContentAddressed } from '../../http/cache/index.js';
 import { withErrors } from '../../http/schemas.js';
+import { type PinsService, pinnedRelease } from '../releases/pins.service.js';
 import { hasRelease, type ReleasesService } from '../releases/releases.service.js';
 import {
   ComponentsExportQuery,
@@ -21,8 +22,9 @@ const ExportFile = Type.Unknown({
 export const exportsRoutes: FastifyPluginAsyncTypebox<{
   exports: ExportsService;
   releases: Pick<ReleasesService, 'exportFile'>;
+  pins: Pick<PinsService, 'forRead'>;
   limits: Limits;
-}> = async (app, { exports, releases, limits }) => {
+}> = async (app, { exports, releases, pins, limits }) => {
   const route = (kind: ExportKind, querystring: typeof TextItemsExportQuery | typeof ComponentsExportQuery) =>
     app.get(
       `/${kind}/export`,
@@ -30,6 +32,8 @@ export const exportsRoutes: FastifyPluginAsyncTypebox<{
         // Wrapped by the HTTP cache (src/http/cache/index.ts): ETag, 304, kept bytes, one rendering per burst.
         // With `release=`, the handler answers the release's bytes under an ETag that hashes them.
         config: { cache: true, ownEtag: hasRelease },
+        // An API key's export of pinned projects exports their release (docs/releases.md#pins).
+        ...(kind === 'textItems' && { preHandler: pinnedRelease(pins) }),
         schema: {
           tags: [kind],
           summary: `Export ${kind === 'textItems' ? 'text items' : 'components'} as a localisation file`,

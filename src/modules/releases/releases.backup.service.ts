@@ -120,3 +120,31 @@ export function releaseTextsRestorer(releases: Map<number, number>): TableRestor
     },
   };
 }
+
+const PIN_COLUMNS = ['project_id', 'release_id', 'pinned_by', 'pinned_at'];
+/** Pins (docs/releases.md#pins): by project, each naming its project and release by file id. */
+export const RELEASE_PINS_DUMP: DumpSpec = { table: 'release_pins', columns: PIN_COLUMNS, keys: ['project_id'] };
+
+export function releasePinsRestorer(maps: IdMaps, releases: Map<number, number>): TableRestorer {
+  return {
+    async rows(trx, rows, first) {
+      rows.forEach((row, index) => {
+        const at = { table: 'releasePins', index: first + index, row };
+        checkColumns(at, { pinned_by: isString, pinned_at: isTime });
+        checkReference(at, 'project_id', { name: 'projects', ids: maps.projects }, false);
+        checkReference(at, 'release_id', { name: 'releases', ids: releases }, false);
+      });
+      await insertRows(
+        trx,
+        'release_pins',
+        ['workspace_id', ...PIN_COLUMNS],
+        rows.map((r) => ({
+          ...r,
+          workspace_id: maps.workspaceId,
+          project_id: maps.projects.get(Number(r.project_id)),
+          release_id: releases.get(Number(r.release_id)),
+        })),
+      );
+    },
+  };
+}

@@ -34,6 +34,7 @@ import {
 } from '../texts/index.js';
 import type { Variable } from '../variables/variables.service.js';
 import type { Variant } from '../variants/variants.service.js';
+import * as pinsRepo from './pins.repository.js';
 import * as repo from './releases.repository.js';
 
 /** What a release freezes, as the API takes it; every field optional (see `filtersOf`). */
@@ -354,6 +355,10 @@ export function createReleasesService(deps: ReleasesDeps) {
         const using = await repo.distributionsUsing(trx, workspaceId, row.id);
         if (using.length > 0) {
           throw conflict(`Release ${name} is published to ${using.join(', ')}: publish another release there first`);
+        }
+        const pinned = await pinsRepo.projectsPinnedTo(trx, workspaceId, row.id);
+        if (pinned.length > 0) {
+          throw conflict(`Release ${name} is pinned for ${pinned.join(', ')}: unpin or pin another release first`);
         }
         await repo.deleteRelease(trx, workspaceId, row.id);
       });

@@ -4,6 +4,7 @@ import type { Limits } from '../../config.js';
 import { principalOf, scopeOf, workspaceOf } from '../../http/auth.js';
 import { sendContentAddressed } from '../../http/cache/index.js';
 import { DeveloperIds, developerIdsBody, Success, withErrors } from '../../http/schemas.js';
+import { type PinsService, pinnedRelease } from '../releases/pins.service.js';
 import { hasRelease } from '../releases/releases.service.js';
 import { IfMatchHeader, parseIfMatch } from '../texts/index.js';
 import {
@@ -24,10 +25,11 @@ const DEPRECATION_HEADERS = {
   link: '</docs#/textItems/patchTextItems>; rel="deprecation"; type="text/html", </v2/textItems>; rel="successor-version"',
 };
 
-export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsService; limits: Limits }> = async (
-  app,
-  { textItems, limits },
-) => {
+export const textItemsRoutes: FastifyPluginAsyncTypebox<{
+  textItems: TextItemsService;
+  pins: Pick<PinsService, 'forRead'>;
+  limits: Limits;
+}> = async (app, { textItems, pins, limits }) => {
   const { CreateBody, UpdateBody, PutBody } = textItemSchemas(limits);
 
   app.get(
@@ -36,6 +38,8 @@ export const textItemsRoutes: FastifyPluginAsyncTypebox<{ textItems: TextItemsSe
       // Wrapped by the HTTP cache (src/http/cache/index.ts): ETag, 304, kept bytes, one rendering per burst.
       // With `release=`, the handler answers the release's bytes under an ETag that hashes them.
       config: { cache: true, ownEtag: hasRelease },
+      // An API key's read of pinned projects reads their release (docs/releases.md#pins).
+      preHandler: pinnedRelease(pins),
       schema: {
         tags: ['textItems'],
         summary: 'List text items: one record per base text, variant value and plural form',

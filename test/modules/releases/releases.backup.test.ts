@@ -25,6 +25,9 @@ const READS = [
   'releases',
   'releases/r2',
   'releases/diff?from=r1&to=r2',
+  // The project web is pinned to r1: a key's read of it without release= answers r1.
+  'releasePins',
+  `textItems/export?format=android&filter=${encodeURIComponent(JSON.stringify({ projects: [{ id: 'web' }] }))}`,
 ];
 
 describe('releases in a workspace backup', () => {
@@ -34,6 +37,7 @@ describe('releases in a workspace backup', () => {
     await ok(ws.api.post('releases', { name: 'r1', filter: { statuses: [] } }));
     await ok(ws.api.patch('textItems', { updates: [{ developerId: 'greet', text: 'Changed' }] }));
     await ok(ws.api.post('releases', { name: 'r2', filter: { statuses: [] } }));
+    await ok(ws.api.put('releasePins', { projectId: 'web', release: 'r1' }));
     const before = new Map<string, { body: string; etag: unknown }>();
     for (const url of READS) {
       const res = await ws.api.get(url);
@@ -51,7 +55,7 @@ describe('releases in a workspace backup', () => {
       rows: documents + 1,
       reads: READS,
     });
-    for (const url of READS.filter((u) => u.includes('release='))) {
+    for (const url of READS.filter((u) => u.includes('release=') || u.includes('filter='))) {
       const res = await copy.get(url);
       expect(res.raw.body, url).toBe(before.get(url)?.body);
       expect(res.headers.etag, url).toBe(before.get(url)?.etag);
