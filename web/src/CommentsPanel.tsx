@@ -29,6 +29,7 @@ import {
   type Thread,
   threadUrl,
 } from './comments';
+import { useLiveRead } from './events';
 import type { Text } from './model';
 import { can } from './roles';
 import { setUnsaved } from './unsaved';
@@ -132,12 +133,13 @@ export function CommentsPanel({
       setError(messageOf(e));
     }
   }, [url]);
-  useEffect(() => {
+  // A new text's thread list starts from nothing known; then another person's comment arrives
+  // through the live stream (polled only while the stream is down).
+  const loadFresh = useCallback(() => {
     last.current = null;
     void load();
-    const timer = window.setInterval(() => void load(), POLL_MS);
-    return () => window.clearInterval(timer);
   }, [load]);
+  useLiveRead(loadFresh, { kinds: ['comment'], pollMs: POLL_MS });
 
   const changed = async () => {
     await load();

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { AppLink } from './AppLink';
 import { api } from './api';
 import { DeletedThread } from './CommentsPanel';
 import type { Person } from './comments';
+import { useLiveRead } from './events';
 import type { Text } from './model';
 import { describe, type Notification, notificationUrl } from './notifications';
 import './inbox.css';
@@ -21,21 +22,19 @@ const markRead = (body: { ids: string[] } | { all: true }) =>
 /** The bell in the top bar: the unread count, linking to the inbox. `round` reads it again at once. */
 export function InboxBell({ go, current, round }: { go: (to: string) => void; current: boolean; round: number }) {
   const [unread, setUnread] = useState(0);
-  useEffect(() => {
+  // Answers of reads asked before the latest are dropped (a slow one must not undo a newer count).
+  const asked = useRef(0);
+  const read = useCallback(() => {
     void round;
-    let live = true;
-    const read = () =>
-      api
-        .get<{ unread: number }>('notifications/unread-count')
-        .then((r) => live && setUnread(r.unread))
-        .catch(() => undefined);
-    void read();
-    const timer = window.setInterval(read, BELL_POLL_MS);
-    return () => {
-      live = false;
-      window.clearInterval(timer);
-    };
+    const mine = ++asked.current;
+    api
+      .get<{ unread: number }>('notifications/unread-count')
+      .then((r) => mine === asked.current && setUnread(r.unread))
+      .catch(() => undefined);
   }, [round]);
+  // Any write may notify this person (a mention, an assignment, a decided suggestion): the count
+  // is read again after each, through the live stream, and polled only while the stream is down.
+  useLiveRead(read, { pollMs: BELL_POLL_MS });
   const label = unread ? `Inbox, ${unread} unread` : 'Inbox';
   return (
     <AppLink to="/inbox" go={go} current={current ? 'page' : undefined} className="bell">

@@ -2,6 +2,7 @@ import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react'
 import { useLocation } from 'wouter';
 import { AppLink } from './AppLink';
 import { ApiError, api, messageOf, type Session } from './api';
+import { useLiveRead } from './events';
 import type { Text } from './model';
 import { RichEditor } from './RichEditor';
 import { can, mayWithdraw } from './roles';
@@ -86,12 +87,13 @@ export function SuggestionsPanel({
       setError(messageOf(e));
     }
   }, [scope, etag]);
-  useEffect(() => {
+  // Suggestions arrive through the live stream, and an edit of the text may make one stale
+  // (polled only while the stream is down).
+  const loadRound = useCallback(() => {
     void round;
     void load();
-    const timer = window.setInterval(() => void load(), POLL_MS);
-    return () => window.clearInterval(timer);
   }, [load, round]);
+  useLiveRead(loadRound, { kinds: ['suggestion', 'textItem', 'component'], pollMs: POLL_MS });
 
   const valueName = (variantId: string | null) =>
     variantId === null ? 'Base text' : (data.variants.find((v) => v.id === variantId)?.name ?? variantId);

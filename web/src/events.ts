@@ -169,6 +169,28 @@ export function useLiveChanges(apply: (write: LiveWrite | null) => void): void {
   }, []);
 }
 
+/**
+ * Keeps a panel's read current: `read` runs when a write of one of `kinds` arrives through the
+ * stream (every kind when `kinds` is absent; everything after a reset), and every `pollMs` only
+ * while the stream is down. The read itself runs when `read` changes (its inputs changed).
+ */
+export function useLiveRead(read: () => void, { kinds, pollMs }: { kinds?: readonly string[]; pollMs: number }): void {
+  const latest = useRef(read);
+  latest.current = read;
+  const wanted = kinds?.join(',');
+  useEffect(() => {
+    read();
+    const timer = window.setInterval(() => {
+      if (!live.connected()) latest.current();
+    }, pollMs);
+    return () => window.clearInterval(timer);
+  }, [read, pollMs]);
+  useLiveChanges((write) => {
+    const of = wanted?.split(',');
+    if (!of || write === null || write.truncated || write.changes.some((c) => of.includes(c.kind))) latest.current();
+  });
+}
+
 /** Everyone who has a text open now, this tab's own entry left out. */
 export function usePresence(): PresenceEntry[] {
   const [entries, setEntries] = useState<PresenceEntry[]>([]);
