@@ -8,7 +8,9 @@ import { keyed } from './server.js';
  * The Releases page in Chromium against a real server: an admin makes a release from the form,
  * a text is edited, a second release shows the change in its diff to the first; a distribution
  * made on the page shows its token once, the release is published to it, and the delivery URL
- * the page offers to copy, fetched from the test, serves the new text. The API's refusal shows
+ * the page offers to copy, fetched from the test, serves the new text; after a reload (the token
+ * gone) the token the app kept, pasted and checked, gives the URLs again, and a new token replaces
+ * it (the old URL then answers 404). The API's refusal shows
  * beside the form; a viewer sees the releases but no form and no distributions. axe-core and a
  * screenshot at each state (`test-results/releases-*`).
  */
@@ -85,28 +87,92 @@ describe('the Releases page in Chromium', { timeout: 120_000 }, () => {
 
     // The URLs the page offers to copy, fetched as an app would.
     await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await once.getByRole('button', { name: 'Copy File URL' }).click();
+    const clipboard = () => page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>);
+    await once.getByLabel('latest/base/json_i18next/shop', { exact: true }).waitFor();
+    await once.getByRole('button', { name: 'Copy r2/base/json_i18next/shop' }).click();
     await once.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
-    const fileUrl = await page.evaluate(() => (globalThis as any).navigator.clipboard.readText() as Promise<string>);
-    expect(fileUrl).toBe(await once.getByLabel('File URL', { exact: true }).inputValue());
+    const fileUrl = await clipboard();
+    expect(fileUrl).toBe(await once.getByLabel('r2/base/json_i18next/shop', { exact: true }).inputValue());
     expect(fileUrl).toMatch(/\/delivery\/cdd_[^/]+\/r2\/base\/json_i18next\/shop$/);
     const file = await fetch(fileUrl);
     expect(file.status).toBe(200);
     const body = await file.text();
     expect(body).toContain('Welcome home');
     expect(body).not.toContain('Welcome back');
-    const manifest = await fetch(await once.getByLabel('Manifest URL', { exact: true }).inputValue());
+    const manifest = await fetch(await once.getByLabel('r2/manifest.json', { exact: true }).inputValue());
     expect(manifest.status).toBe(200);
     expect(JSON.stringify(await manifest.json())).toContain('/r2/base/json_i18next/shop');
     // `latest` serves what was published.
-    const latest = await fetch(fileUrl.replace('/r2/', '/latest/'));
-    expect(await latest.text()).toBe(body);
+    const latestUrl = await once.getByLabel('latest/base/json_i18next/shop', { exact: true }).inputValue();
+    expect(latestUrl).toBe(fileUrl.replace('/r2/', '/latest/'));
+    expect(await (await fetch(latestUrl)).text()).toBe(body);
+
+    // Later, after a reload: the one-time token is gone, and the token the app kept gives the
+    // URLs again. It goes to the delivery manifest only, never to the API.
+    const keptToken = await once.getByLabel('Token', { exact: true }).inputValue();
+    const keptInTab = () =>
+      page.evaluate(() => {
+        const storage = (globalThis as any).sessionStorage;
+        const keys = Object.keys(storage).filter((k) => k.startsWith('copydesk.deliveryToken.'));
+        return keys.map((k) => storage.getItem(k) as string);
+      });
+    const apiRequests: string[] = [];
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/v2/')) apiRequests.push(`${r.url()} ${r.postData() ?? ''}`);
+    });
+    await page.reload();
+    await page.getByRole('button', { name: 'Delivery URLs of web' }).click();
+    const panel = page.getByRole('region', { name: 'Delivery URLs of web' });
+    const keptForm = panel.getByRole('form', { name: 'Use a token I kept' });
+    await keptForm.waitFor();
+    expect(await page.getByRole('region', { name: 'Token of web' }).count()).toBe(0);
+    const anyInputHas = (text: string) =>
+      page.locator('input').evaluateAll((inputs, t) => inputs.some((i) => (i as any).value.includes(t)), text);
+    expect(await anyInputHas(keptToken)).toBe(false);
+    await keptForm.getByLabel('Token').fill('cdd_not-this-one');
+    await keptForm.getByRole('button', { name: 'Show URLs of web' }).click();
+    await keptForm.getByRole('alert').filter({ hasText: 'No live distribution has this token' }).waitFor();
+    await keptForm.getByLabel('Token').fill(keptToken);
+    await keptForm.getByRole('button', { name: 'Show URLs of web' }).click();
+    await panel.getByLabel('latest/base/json_i18next/shop', { exact: true }).waitFor();
+    await checkAccessibility(page, 'releases-03-kept-token');
+    await panel.getByRole('button', { name: 'Copy latest/base/json_i18next/shop' }).click();
+    await panel.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
+    const keptUrl = await clipboard();
+    expect(keptUrl).toBe(latestUrl);
+    expect(await (await fetch(keptUrl)).text()).toBe(body);
+    expect(await keptInTab()).toEqual([keptToken]);
+    // Kept for this tab: another reload shows the URLs without asking.
+    await page.reload();
+    await page.getByRole('button', { name: 'Delivery URLs of web' }).click();
+    await panel.getByLabel('r2/base/json_i18next/shop', { exact: true }).waitFor();
+    expect(apiRequests.length).toBeGreaterThan(0);
+    expect(apiRequests.filter((r) => r.includes(keptToken))).toEqual([]);
+
+    // A new token: shown once with its URLs; the old one is refused at once.
+    await panel.getByRole('button', { name: 'Issue a new token for web' }).click();
+    await panel.getByRole('button', { name: 'Yes, issue a new token for web' }).click();
+    const renewed = panel.getByRole('region', { name: 'Token of web' });
+    await renewed.waitFor();
+    const newToken = await renewed.getByLabel('Token', { exact: true }).inputValue();
+    expect(newToken).toMatch(/^cdd_/);
+    expect(newToken).not.toBe(keptToken);
+    expect((await fetch(fileUrl)).status).toBe(404);
+    expect((await fetch(latestUrl)).status).toBe(404);
+    const newUrl = await renewed.getByLabel('r2/base/json_i18next/shop', { exact: true }).inputValue();
+    expect(newUrl).toBe(fileUrl.replace(keptToken, newToken));
+    const renewedFile = await fetch(newUrl);
+    expect(renewedFile.status).toBe(200);
+    expect(await renewedFile.text()).toBe(body);
+    // The replaced token is no longer kept in the tab.
+    expect(await keptInTab()).toEqual([]);
+    await checkAccessibility(page, 'releases-04-new-token');
 
     // Revoked: the token stops.
     await page.getByRole('button', { name: 'Revoke web' }).click();
     await page.getByRole('button', { name: 'Yes, revoke web' }).click();
     await distributionRow.getByRole('cell', { name: 'revoked', exact: true }).waitFor();
-    expect((await fetch(fileUrl)).status).toBe(404);
+    expect((await fetch(newUrl)).status).toBe(404);
   });
 
   it('a viewer reads the releases and their diff, with no form and no distributions', async () => {
@@ -116,6 +182,6 @@ describe('the Releases page in Chromium', { timeout: 120_000 }, () => {
     await page.getByRole('heading', { name: 'Changes from r1 to r2' }).waitFor();
     expect(await page.getByRole('button', { name: 'Create release' }).count()).toBe(0);
     expect(await page.getByRole('heading', { name: 'Distributions' }).count()).toBe(0);
-    await checkAccessibility(page, 'releases-03-viewer');
+    await checkAccessibility(page, 'releases-05-viewer');
   });
 });

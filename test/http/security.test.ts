@@ -25,6 +25,14 @@ async function seed(): Promise<void> {
     api.post('projects', { projects: [{ name: 'Secret project', developerId: 'secretproject', developerMode: true }] }),
   ];
   for (const call of writes) expect((await call).status).toBe(201);
+  // A distribution named as the sweep fills `{name}`: a stranger may neither publish to it,
+  // replace its token nor revoke it.
+  const distribution = await api.post('distributions', {
+    name: 'secretproject',
+    projects: ['secretproject'],
+    formats: ['json_i18next'],
+  });
+  expect(distribution.status).toBe(201);
   const items = await api.post('textItems', {
     projectId: 'secretproject',
     textItems: [{ developerId: 'secretitem', text: SECRET, variants: [{ variantId: 'secretvariant', text: SECRET }] }],
@@ -155,6 +163,9 @@ describe('every route that takes a key', () => {
         'GET /projects/secretproject',
         'POST /v2/webhooks',
         'POST /v2/webhooks/deliveries/redeliver',
+        'POST /v2/distributions/secretproject/publish',
+        'POST /v2/distributions/secretproject/token',
+        'DELETE /v2/distributions/secretproject',
         'POST /v2/import',
         'GET /v2/search',
         'GET /v2/history',
@@ -224,6 +235,7 @@ describe('every route that takes a key', () => {
           'comments',
           'comments/counts',
           'suggestions',
+          'distributions',
         ].map(async (path) => (await owner.api.get(path)).body),
       );
     const state = await snapshot();

@@ -1,4 +1,4 @@
-import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
 import { api, messageOf } from './api';
 import { FORMATS } from './exportFiles';
 import { can, type Role } from './roles';
@@ -51,10 +51,10 @@ const when = (iso: string) => new Date(iso).toLocaleString();
  * The Releases page (`/releases`): the workspace's releases, a new one from a filter (editors and
  * admins), the diff of a selected release to the one before it or to the current text, and, for
  * admins, the distributions that deliver releases to apps: a new token (shown once), publish,
- * revoke, and the delivery URLs to copy. Everything goes through the public API
- * (docs/releases.md); a refusal shows the API's message beside the form that sent it.
+ * revoke, and each distribution's delivery URLs to copy (with a token kept, or a new one).
+ * Everything goes through the public API (docs/releases.md); a refusal shows the API's message beside the form that sent it.
  */
-export function ReleasesPage({ data, role }: { data: WorkspaceData; role: Role }) {
+export function ReleasesPage({ data, role, workspaceId }: { data: WorkspaceData; role: Role; workspaceId: number }) {
   const [releases, setReleases] = useState<Release[]>([]);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
@@ -120,7 +120,7 @@ export function ReleasesPage({ data, role }: { data: WorkspaceData; role: Role }
         )}
       </section>
       {current && <ReleaseDiff key={current.name} release={current} />}
-      {isAdmin && <Distributions data={data} releases={releases} selected={selected} />}
+      {isAdmin && <Distributions data={data} releases={releases} selected={selected} workspaceId={workspaceId} />}
     </main>
   );
 }
@@ -298,18 +298,255 @@ function CopyField({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** One file a token can fetch, as the delivery manifest lists it. */
+interface ManifestFile {
+  project: string;
+  variant: string;
+  format: string;
+}
+interface Manifest {
+  distribution: string;
+  release: string;
+  files: ManifestFile[];
+}
+
+/**
+ * The delivery manifest of a token and release, fetched as an app would (no session, no API):
+ * the one place the page sends a token, and the proof that the token is live.
+ */
+async function manifestOf(token: string, release: string): Promise<Manifest> {
+  const response = await fetch(`/delivery/${encodeURIComponent(token)}/${encodeURIComponent(release)}/manifest.json`, {
+    cache: 'no-store',
+    credentials: 'omit',
+  });
+  if (response.status === 404) throw new Error('No live distribution has this token: mistyped, replaced or revoked.');
+  if (!response.ok) throw new Error(`The delivery URL answered HTTP ${response.status}.`);
+  return (await response.json()) as Manifest;
+}
+
+/**
+ * A token pasted for a distribution, kept in this tab's sessionStorage only (gone when the tab
+ * closes), under the workspace and the distribution's name. Storage may be unavailable (a
+ * locked-down browser): the page then simply asks again.
+ */
+const keptKey = (workspaceId: number, name: string) => `copydesk.deliveryToken.${workspaceId}.${name}`;
+const keptTokens = {
+  get(key: string): string | null {
+    try {
+      return sessionStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key: string, token: string | null): void {
+    try {
+      if (token === null) sessionStorage.removeItem(key);
+      else sessionStorage.setItem(key, token);
+    } catch {
+      // Not kept: the page asks for the token again next time.
+    }
+  },
+};
+
+/**
+ * The delivery URLs of a token, to copy: its manifest and every file (project, variant, format)
+ * it may fetch, pinned to `release` and, once something is published, as `latest`.
+ */
+function DeliveryUrls({
+  distribution,
+  token,
+  release,
+}: {
+  distribution: Distribution;
+  token: string;
+  release: string;
+}) {
+  const published = distribution.release;
+  const [manifests, setManifests] = useState<{ pinned: Manifest; latest: Manifest | null } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setManifests(null);
+    setError(null);
+    Promise.all([manifestOf(token, release), published ? manifestOf(token, 'latest') : null])
+      .then(([pinned, latest]) => live && setManifests({ pinned, latest }))
+      .catch((e) => live && setError(messageOf(e)));
+    return () => {
+      live = false;
+    };
+  }, [token, release, published]);
+  const list = (segment: string, manifest: Manifest) => {
+    const base = `${window.location.origin}/delivery/${encodeURIComponent(token)}/${encodeURIComponent(segment)}`;
+    return (
+      <>
+        <CopyField label={`${segment}/manifest.json`} value={`${base}/manifest.json`} />
+        {manifest.files.length === 0 && <p>No file of {manifest.release} is in this token's projects and formats.</p>}
+        {manifest.files.map(({ project, variant, format }) => {
+          const path = `${variant}/${format}/${project}`;
+          const url = `${base}/${[variant, format, project].map(encodeURIComponent).join('/')}`;
+          return <CopyField key={path} label={`${segment}/${path}`} value={url} />;
+        })}
+      </>
+    );
+  };
+  return (
+    <div className="delivery-urls">
+      <ErrorText error={error} />
+      {!manifests && !error && <p aria-busy="true">Loading…</p>}
+      {manifests && (
+        <>
+          <h4>Pinned to {release}: these files never change</h4>
+          {list(release, manifests.pinned)}
+          {manifests.latest ? (
+            <>
+              <h4>latest, now {published}: moves when you publish</h4>
+              {list('latest', manifests.latest)}
+            </>
+          ) : (
+            <p>
+              Nothing is published to {distribution.name} yet: its <code>latest</code> URLs answer once you publish a
+              release.
+            </p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}
+
+/**
+ * How an admin gets a distribution's delivery URLs: the server keeps only a hash of a token, so
+ * the URLs need the token itself, either the one shown once (just made or just replaced), or one
+ * the admin kept (pasted, checked through the delivery manifest, kept in this tab), or a new one.
+ */
+function DeliveryPanel({
+  distribution,
+  release,
+  workspaceId,
+  once,
+  onIssued,
+}: {
+  distribution: Distribution;
+  /** The release the URLs pin and the check reads; null while the workspace has none. */
+  release: string | null;
+  workspaceId: number;
+  /** The token shown this once, when the page just made it. */
+  once: string | null;
+  /** Told of a new token, to show this once. */
+  onIssued: (made: { name: string; token: string }) => void;
+}) {
+  const { name } = distribution;
+  const storageKey = keptKey(workspaceId, name);
+  const [kept, setKept] = useState<string | null>(() => (once ? null : keptTokens.get(storageKey)));
+  const check = useAction(messageOf);
+  const reissue = useAction(messageOf);
+  const onceRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    // A token just made: focus (and scroll) to it, the one time it is shown.
+    if (once) onceRef.current?.focus();
+  }, [once]);
+  const keep = (token: string | null) => {
+    keptTokens.set(storageKey, token);
+    setKept(token);
+  };
+
+  const submitKept = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const token = field(new FormData(event.currentTarget), 'token');
+    const ok = await check.run(async () => {
+      if (!release) throw new Error('Make a release first: the check reads its manifest.');
+      const manifest = await manifestOf(token, release);
+      if (manifest.distribution !== name) throw new Error(`That token is ${manifest.distribution}'s, not ${name}'s.`);
+    });
+    if (ok) keep(token);
+  };
+
+  const urls = (token: string) =>
+    release ? (
+      <DeliveryUrls distribution={distribution} token={token} release={release} />
+    ) : (
+      <p>Make a release first: a distribution serves releases.</p>
+    );
+  const headingId = `delivery-${name}-heading`;
+  return (
+    <section aria-labelledby={headingId} className="delivery-panel" id={`delivery-${name}`}>
+      <h3 id={headingId}>Delivery URLs of {name}</h3>
+      <p>
+        The URLs hold the token, and copydesk keeps only a hash of it: it cannot show a token again. Use the token your
+        app was given, or issue a new one.
+      </p>
+      {once ? (
+        <section className="token-once" aria-label={`Token of ${name}`} ref={onceRef} tabIndex={-1}>
+          <p>
+            The token of <strong>{name}</strong>, shown this once: keep it where your app's configuration is.
+          </p>
+          <CopyField label="Token" value={once} />
+          {urls(once)}
+        </section>
+      ) : kept ? (
+        <>
+          <p>
+            With the token you gave, kept in this browser tab only.{' '}
+            <button type="button" onClick={() => keep(null)}>
+              Forget the token<Hidden> of {name}</Hidden>
+            </button>
+          </p>
+          {urls(kept)}
+        </>
+      ) : (
+        <form onSubmit={submitKept} className="release-form" aria-labelledby={`${headingId}-kept`}>
+          <h4 id={`${headingId}-kept`}>Use a token I kept</h4>
+          <label>
+            Token <input name="token" required maxLength={200} autoComplete="off" spellCheck={false} />
+          </label>
+          <p>
+            The page checks it against {name} through its delivery manifest URL, then keeps it in this browser tab's
+            session storage only (gone when the tab closes); it is never sent to the API.
+          </p>
+          <button type="submit" disabled={check.busy}>
+            Show URLs<Hidden> of {name}</Hidden>
+          </button>
+          <ErrorText error={check.error} />
+        </form>
+      )}
+      <h4>Issue a new token</h4>
+      <p>A new token replaces the old one: apps still using the old one stop getting text at once.</p>
+      <ConfirmDelete
+        what={`for ${name}`}
+        verb="Issue a new token"
+        question={`Issue a new token for ${name}? The old one stops working at once.`}
+        onConfirm={() =>
+          reissue.run(async () => {
+            const path = `distributions/${encodeURIComponent(name)}/token`;
+            const made = await api.post<{ name: string; token: string }>(path, undefined);
+            // The old token stops now: a copy kept for it is of no more use.
+            keep(null);
+            onIssued(made);
+          })
+        }
+      />
+      <ErrorText error={reissue.error} />
+    </section>
+  );
+}
+
 function Distributions({
   data,
   releases,
   selected,
+  workspaceId,
 }: {
   data: WorkspaceData;
   releases: Release[];
   selected: string | null;
+  workspaceId: number;
 }) {
   const [list, setList] = useState<Distribution[]>([]);
   const [loadError, setLoadError] = useState<string | null>(null);
+  // The token the page just made (a new distribution's, or a replacement): shown this once.
   const [token, setToken] = useState<{ name: string; token: string } | null>(null);
+  // The distribution whose delivery URLs are open.
+  const [open, setOpen] = useState<string | null>(null);
   const create = useAction(messageOf);
   const publish = useAction(messageOf);
   const revoke = useAction(messageOf);
@@ -326,6 +563,10 @@ function Distributions({
     void load();
   }, [load]);
 
+  const shown = (made: { name: string; token: string }) => {
+    setToken(made);
+    setOpen(made.name);
+  };
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const formElement = event.currentTarget;
@@ -334,13 +575,14 @@ function Distributions({
     let made: { name: string; token: string } | null = null;
     if (await create.run(async () => (made = await api.post<{ name: string; token: string }>('distributions', body)))) {
       formElement.reset();
-      setToken(made);
       await load();
+      if (made) shown(made);
     }
   };
 
-  // The one token this page knows is the one it just made; the URLs of another distribution need the app's own copy.
-  const origin = window.location.origin;
+  const opened = list.find((d) => d.name === open && !d.revoked) ?? null;
+  // The release the URLs pin: the one selected above, else the one published, else the newest.
+  const release = selected ?? opened?.release ?? releases[releases.length - 1]?.name ?? null;
   return (
     <section aria-labelledby="distributions-heading">
       <h2 id="distributions-heading">Distributions</h2>
@@ -375,35 +617,6 @@ function Distributions({
         </button>
         <ErrorText error={create.error} />
       </form>
-      {token && (
-        <section className="token-once" aria-label={`Token of ${token.name}`}>
-          <p>
-            The token of <strong>{token.name}</strong>, shown this once: keep it where your app's configuration is.
-          </p>
-          <CopyField label="Token" value={token.token} />
-          {(() => {
-            const d = list.find((x) => x.name === token.name);
-            const release = selected ?? 'latest';
-            if (!d) return null;
-            const project = d.projects[0] ?? LIBRARY;
-            const format = d.formats[0] ?? 'json_i18next';
-            const base = `${origin}/delivery/${token.token}/${encodeURIComponent(release)}`;
-            return (
-              <>
-                <p>
-                  Delivery URLs for release <strong>{release}</strong>
-                  {selected ? '' : ' (select a release above to pin one)'}:
-                </p>
-                <CopyField label="Manifest URL" value={`${base}/manifest.json`} />
-                <CopyField
-                  label="File URL"
-                  value={`${base}/base/${encodeURIComponent(format)}/${encodeURIComponent(project)}`}
-                />
-              </>
-            );
-          })()}
-        </section>
-      )}
       {list.length > 0 && (
         <table>
           <thead>
@@ -427,6 +640,14 @@ function Distributions({
                     <>
                       <button
                         type="button"
+                        aria-expanded={open === d.name}
+                        aria-controls={open === d.name ? `delivery-${d.name}` : undefined}
+                        onClick={() => setOpen(open === d.name ? null : d.name)}
+                      >
+                        Delivery URLs<Hidden> of {d.name}</Hidden>
+                      </button>{' '}
+                      <button
+                        type="button"
                         disabled={!selected || publish.busy}
                         onClick={() =>
                           void publish.run(async () => {
@@ -446,6 +667,7 @@ function Distributions({
                         onConfirm={() =>
                           revoke.run(async () => {
                             await api.delete(`distributions/${encodeURIComponent(d.name)}`);
+                            keptTokens.set(keptKey(workspaceId, d.name), null);
                             await load();
                           })
                         }
@@ -459,6 +681,16 @@ function Distributions({
         </table>
       )}
       <ErrorText error={publish.error ?? revoke.error} />
+      {opened && (
+        <DeliveryPanel
+          key={opened.name}
+          distribution={opened}
+          release={release}
+          workspaceId={workspaceId}
+          once={token?.name === opened.name ? token.token : null}
+          onIssued={shown}
+        />
+      )}
       {releases.length === 0 && <p>Make a release first: a distribution serves releases.</p>}
     </section>
   );

@@ -184,7 +184,8 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
     );
   } else if (place.page === 'import') body = <ImportPage data={data} role={session.role} />;
   else if (place.page === 'export') body = <ExportPage data={data} />;
-  else if (place.page === 'releases') body = <ReleasesPage data={data} role={session.role} />;
+  else if (place.page === 'releases')
+    body = <ReleasesPage data={data} role={session.role} workspaceId={session.workspaceId} />;
   else if (place.page === 'comments') {
     const onlyOpen = new URLSearchParams(search).get('open') === 'true';
     body = (

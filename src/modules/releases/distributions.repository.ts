@@ -71,6 +71,16 @@ export async function setPublished(
     .execute();
 }
 
+/** Replaces a live distribution's token (its hash): the old token stops at once. */
+export async function replaceToken(db: Executor, id: number, tokenHash: string): Promise<void> {
+  await db
+    .updateTable('distributions')
+    .set({ token_hash: tokenHash })
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
 /** Revokes a distribution: its token stops at once, and the release it served is free to delete. */
 export async function revokeDistribution(db: Executor, id: number, at: string): Promise<void> {
   await db.updateTable('distributions').set({ revoked_at: at, release_id: null }).where('id', '=', id).execute();

@@ -17,6 +17,12 @@ const Distribution = Type.Object({
   createdAt: Type.String(),
 });
 
+/** A distribution with its token: answered once, when the token is made. */
+const WithToken = Type.Object({
+  ...Distribution.properties,
+  token: Type.String({ description: 'The read-only delivery token (`cdd_...`): in this answer only' }),
+});
+
 const NameParams = Type.Object({ name: Type.String({ minLength: 1, maxLength: 64 }) });
 
 /** `/v2/distributions`: the admins' side of delivery (docs/releases.md#delivery). */
@@ -53,7 +59,7 @@ export const distributionsRoutes: FastifyPluginAsyncTypebox<{
           },
           { additionalProperties: false },
         ),
-        response: withErrors({ 201: Type.Object({ ...Distribution.properties, token: Type.String() }) }, 403, 409),
+        response: withErrors({ 201: WithToken }, 403, 409),
       },
     },
     async (request, reply) => reply.status(201).send(await distributions.create(workspaceOf(request), request.body)),
@@ -72,6 +78,21 @@ export const distributionsRoutes: FastifyPluginAsyncTypebox<{
       },
     },
     (request) => distributions.publish(scopeOf(request), request.params.name, request.body.release),
+  );
+
+  app.post(
+    '/distributions/:name/token',
+    {
+      schema: {
+        tags: ['releases'],
+        summary: "Replace a distribution's token: the old one stops at once (admins)",
+        description:
+          'The new token is in this answer only, as when the distribution was made; its projects, formats and `latest` stay. Recorded in the history (kind `distribution`, action `updated`, the tokens named by the first characters of their SHA-256). A revoked distribution is a 404. See docs/releases.md#delivery.',
+        params: NameParams,
+        response: withErrors({ 200: WithToken }, 403, 404),
+      },
+    },
+    (request) => distributions.reissue(scopeOf(request), request.params.name),
   );
 
   app.delete(

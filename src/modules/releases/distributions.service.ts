@@ -74,6 +74,12 @@ interface LiveDistribution {
 }
 
 const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const newToken = () => `cdd_${randomBytes(24).toString('base64url')}`;
+/**
+ * How the history names a token: the first characters of its stored hash, enough to tell one
+ * token from the next and nothing to find the token by.
+ */
+const fingerprint = (tokenHash: string) => `sha256:${tokenHash.slice(0, 8)}`;
 
 function toDistribution(row: repo.DistributionRow, release: string | null): Distribution {
   return {
@@ -187,7 +193,7 @@ export function createDistributionsService(deps: DistributionsDeps) {
       checkReleaseName(input.name);
       if (input.projects.length === 0) throw badRequest('projects: name at least one project (or _library)');
       if (input.formats.length === 0) throw badRequest('formats: name at least one format');
-      const token = `cdd_${randomBytes(24).toString('base64url')}`;
+      const token = newToken();
       const createdAt = new Date().toISOString();
       try {
         await repo.insertDistribution(db, workspaceId, {
@@ -238,6 +244,30 @@ export function createDistributionsService(deps: DistributionsDeps) {
       });
       const updated = await requireRow(workspaceId, name);
       return toDistribution(updated, release.name);
+    },
+
+    /**
+     * POST /distributions/:name/token: a new token in place of the old one, which stops at once;
+     * answered once, like a new distribution's. A write: recorded in the history (no webhook event).
+     */
+    async reissue(scope: WriteScope, name: string): Promise<Distribution & { token: string }> {
+      const { workspaceId } = scope;
+      const token = newToken();
+      const tokenHash = hashToken(token);
+      const row = await writes.write(scope, async (trx) => {
+        const current = await repo.findDistribution(trx, workspaceId, name);
+        if (!current || current.revoked_at !== null) throw notFound(`Distribution ${name} not found`);
+        const change: Change = {
+          kind: 'distribution',
+          ref: `distribution:${current.id}`,
+          developerId: name,
+          variantId: null,
+          action: 'updated',
+          fields: { token: { before: fingerprint(current.token_hash), after: fingerprint(tokenHash) } },
+        };
+        return { changes: [change], apply: (t) => repo.replaceToken(t, current.id, tokenHash), result: current };
+      });
+      return { ...toDistribution(row, await releaseName(workspaceId, row)), token };
     },
 
     /** DELETE /distributions/:name: the token stops at once. */

@@ -158,4 +158,63 @@ describe('delivery: releases to apps through read-only tokens', () => {
     expect(listed.distributions[0]).toMatchObject({ name: 'web-app', revoked: true });
     expect(JSON.stringify(listed)).not.toContain(token);
   });
+
+  it('replaces a token: the old one stops at once, the new one works, recorded; admins of its own workspace only', async () => {
+    const { ws, token } = await released();
+    await ok(ws.api.post('distributions/web-app/publish', { release: 'r1' }));
+    const file = (t: string, release = 'r1') => fetchPublic(`/delivery/${t}/${release}/base/json_i18next/web`);
+    const before = await file(token);
+    expect(before.statusCode).toBe(200);
+
+    const reissued = await ws.api.post('distributions/web-app/token', undefined);
+    expect(reissued.status).toBe(200);
+    const fresh = reissued.body.token as string;
+    expect(fresh).toMatch(/^cdd_/);
+    expect(fresh).not.toBe(token);
+    // The distribution itself is unchanged: its projects, formats and `latest`.
+    expect(reissued.body).toMatchObject({
+      name: 'web-app',
+      projects: ['web', '_library'],
+      formats: ['json_i18next', 'android'],
+      release: 'r1',
+      revoked: false,
+    });
+    expect((await file(token)).statusCode).toBe(404);
+    expect((await fetchPublic(`/delivery/${token}/r1/manifest.json`)).statusCode).toBe(404);
+    const after = await file(fresh);
+    expect(after.statusCode).toBe(200);
+    expect(after.body).toBe(before.body);
+    expect((await file(fresh, 'latest')).body).toBe(before.body);
+    expect(JSON.parse((await fetchPublic(`/delivery/${fresh}/r1/manifest.json`)).body).distribution).toBe('web-app');
+
+    // In the history, without the token: the first characters of the hashes, old and new.
+    const history = await ok(ws.api.get('history?kind=distribution'));
+    const [change] = history.changes;
+    expect(change).toMatchObject({ action: 'updated', developerId: 'web-app' });
+    expect(change.fields.token.before).toMatch(/^sha256:[0-9a-f]{8}$/);
+    expect(change.fields.token.after).toMatch(/^sha256:[0-9a-f]{8}$/);
+    expect(change.fields.token.after).not.toBe(change.fields.token.before);
+    expect(JSON.stringify(history)).not.toContain(fresh);
+    expect(JSON.stringify(await ok(ws.api.get('distributions')))).not.toContain(fresh);
+
+    // Not an editor's; another workspace's admin finds no such distribution.
+    const editorEmail = `ed2-${ws.id}@example.com`;
+    await ctx.services.accounts.createUser({ workspaceId: ws.id, email: editorEmail, name: 'Ed', role: 'editor' });
+    const editor = apiClient(
+      ctx.app,
+      (await ctx.services.accounts.createKey({ workspaceId: ws.id, email: editorEmail })).key,
+    );
+    expect((await editor.post('distributions/web-app/token', undefined)).status).toBe(403);
+    const other = await createWorkspace(ctx);
+    expect((await other.api.post('distributions/web-app/token', undefined)).status).toBe(404);
+    expect((await file(fresh)).statusCode).toBe(200);
+
+    // Unknown and revoked distributions: 404, and a revoked one stays revoked.
+    expect((await ws.api.post('distributions/nope/token', undefined)).status).toBe(404);
+    await ok(ws.api.delete('distributions/web-app', undefined));
+    const revoked = await ws.api.post('distributions/web-app/token', undefined);
+    expect(revoked.status).toBe(404);
+    expect((await file(fresh)).statusCode).toBe(404);
+    expect((await ok(ws.api.get('history?kind=distribution'))).changes).toHaveLength(2);
+  });
 });

@@ -46,9 +46,12 @@ export function ConfirmDelete({
   extra,
   verb = 'Delete',
   quiet = true,
+  question,
 }: {
   what: string;
   verb?: string;
+  /** What the confirmation asks, when "{verb} {what} for good?" does not fit (a replacement). */
+  question?: string;
   /** The button shows only the verb (the row already names what); screen readers hear both. */
   quiet?: boolean;
   onConfirm: () => Promise<boolean>;
@@ -77,9 +80,7 @@ export function ConfirmDelete({
   return (
     // biome-ignore lint/a11y/useSemanticElements: a group of controls, not a form field set
     <span ref={group} role="group" aria-label={`Confirm: ${verb.toLowerCase()} ${what}`} className="confirm">
-      <span>
-        {verb} {what} for good?
-      </span>
+      <span>{question ?? `${verb} ${what} for good?`}</span>
       {extra}
       <button
         type="button"
