@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { principalOf } from '../../http/auth.js';
-import { badRequest, conflict, notFound } from '../../http/errors.js';
+import { badRequest, notFound } from '../../http/errors.js';
 import * as pinsRepo from './pins.repository.js';
 import * as repo from './releases.repository.js';
 import type { ReleaseFilterInput } from './releases.service.js';
@@ -107,7 +107,8 @@ export function createPinsService({ db }: { db: Kysely<Database> }) {
       const named = [...new Set(read)].sort((a, b) => Number(pinOf.has(b)) - Number(pinOf.has(a)) || (a < b ? -1 : 1));
       const shown = named.slice(0, 10).map((p) => `${p} (${pinOf.get(p) ?? 'current text'})`);
       const describe = named.length > 10 ? `${shown.join(', ')} and ${named.length - 10} more` : shown.join(', ');
-      throw conflict(
+      // A 400, not a 409: it names the filter to change, and the v5 puller prints a 400's message.
+      throw badRequest(
         `filter.projects: the projects read are pinned to different releases: ${describe}. Read them one at a time, or name a release with release=`,
       );
     },
