@@ -15,6 +15,8 @@ export interface RowKeyQuery {
   blockId?: number;
   /** Row id of a variant: each key says the state of the item's own value of it. */
   variantId?: number;
+  /** Only these texts (row ids): what a list kept from an earlier revision reads again. */
+  textIds?: readonly number[];
 }
 
 /** One item: what its order, the list's filters and their counts read of it. */
@@ -73,6 +75,7 @@ export async function listRowKeys(db: Executor, workspaceId: number, q: RowKeyQu
     .where('texts.kind', '=', 'text_item')
     .where('texts.project_id', '=', q.projectId)
     .$if(q.blockId !== undefined, (qb) => qb.where('texts.block_id', '=', q.blockId as number))
+    .$if(q.textIds !== undefined, (qb) => qb.where('texts.id', 'in', [...(q.textIds as number[]), -1]))
     .execute();
   return rows.map((r) => {
     const key: RowKey = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
+import { anotherServer, apiClient, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 import { createItems, patchItems, post } from './helpers.js';
 
 /** GET /v2/textItems/rows: the app's paged list of a project (docs/app-list.md). */
@@ -185,6 +185,56 @@ describe('GET /v2/textItems/rows', () => {
       for (const id of before) expect(seen.filter((other) => other === id)).toHaveLength(1);
       expect(seen.filter((id) => !added.includes(id) && !before.includes(id))).toEqual([]);
     }
+  });
+
+  it('after each write, answers what a server that never saw the list answers', async () => {
+    // The list kept from before a write is patched with the texts the write touched (docs/app-list.md):
+    // each answer is checked against a second server on the same database, whose lists are new.
+    const ws = await createWorkspace(ctx);
+    await project(ws);
+    await createItems(ws, { projectId: 'web' }, [
+      { developerId: 'a', text: 'Alpha', blockId: 'header', tags: ['nav'] },
+      { developerId: 'b', text: 'Beta', blockId: 'footer', variants: [{ variantId: 'fr', text: 'Bêta' }] },
+      { developerId: 'c', text: 'Gamma' },
+      { developerId: 'd', text: 'Delta', blockId: 'header', status: 'WIP' },
+    ]);
+    const queries = [
+      'sort=id',
+      'sort=project_order',
+      'variant=fr&state=missing&facets=true',
+      'status=WIP',
+      'tags=nav&facets=true',
+      'blockId=header',
+      'q=ga',
+    ];
+    const same = async (after: string) => {
+      // A server started now: nothing of this list is kept there.
+      const fresh = apiClient((await anotherServer(ctx)).app, ws.key);
+      for (const query of queries) {
+        const kept = await rows(ws, query);
+        const answer = await fresh.get(`textItems/rows?projectId=web&${query}`);
+        expect(kept, `${after}: ${query}`).toEqual(answer.body);
+      }
+    };
+    await same('the first read');
+    await patchItems(ws, { updates: [{ developerId: 'c', text: 'Gamma ray', status: 'WIP', tags: ['nav'] }] });
+    await same('an edit');
+    await createItems(ws, { projectId: 'web' }, [{ developerId: 'aa', text: 'Added', blockId: 'footer' }]);
+    await same('an added item');
+    await ws.api.delete('textItems', { developerIds: ['a'] });
+    await same('a deleted item');
+    await patchItems(ws, { variantId: 'fr', updates: [{ developerId: 'd', text: 'Delta fr' }] });
+    await patchItems(ws, { updates: [{ developerId: 'b', text: 'Beta, edited' }] });
+    await same('a variant value, and a base text that makes one outdated');
+    const moved = await ws.api.put('projectOrder', { projectId: 'web', textItemIds: ['d', 'aa', 'b'] });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    await same('a new order');
+    const commented = await ws.api.post('comments', { comments: [{ textItemId: 'b', body: 'Looks good' }] });
+    expect(commented.status, JSON.stringify(commented.body)).toBe(201);
+    await same('a comment');
+    // Blocks reordered: a write of another kind, after which the project is read anew.
+    await ws.api.put('projectOrder', { projectId: 'web', blockIds: ['footer', 'header'], textItemIds: [] });
+    await same('blocks reordered');
   });
 
   it('jumps to any position with offset, and the page at the end says there is no more', async () => {
