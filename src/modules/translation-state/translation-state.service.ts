@@ -11,6 +11,7 @@ import {
   translationStateOf,
 } from '../texts/index.js';
 import type { VariantsService } from '../variants/variants.service.js';
+import { countProjectStates } from './translation-state.repository.js';
 import type { TranslationProgressQuery } from './translation-state.schemas.js';
 
 /**
@@ -119,6 +120,27 @@ export function createTranslationStateService(deps: TranslationStateDeps) {
     },
 
     async progress(workspaceId: number, revision: number, query: TranslationProgressQuery) {
+      if (query.projectId !== undefined && query.folderId === undefined) {
+        // A project's figure (what the app asks after every write it sees): counted in SQL.
+        const id = query.projectId;
+        const container = (await deps.projects.listProjectRefs(deps.db, workspaceId)).find((c) => c.developerId === id);
+        if (!container) throw badRequest(`projectId: ${projectNotFound(id)}`);
+        const [variantRows, counted] = await Promise.all([
+          deps.variants.listVariants(deps.db, workspaceId),
+          countProjectStates(deps.db, workspaceId, container.id),
+        ]);
+        const byVariant = new Map(counted.map((c) => [c.variantId, c]));
+        return variantRows.map((v): TranslationProgress => {
+          const c = byVariant.get(v.id) ?? { total: 0, missing: 0, outdated: 0 };
+          return {
+            variantId: v.developerId,
+            total: c.total,
+            missing: c.missing,
+            outdated: c.outdated,
+            upToDate: c.total - c.missing - c.outdated,
+          };
+        });
+      }
       const [reads, variantRows] = await Promise.all([
         scopes(workspaceId, query),
         deps.variants.listVariants(deps.db, workspaceId),

@@ -303,3 +303,59 @@ describe('translation state of components and linked instances', () => {
     expect(await progress(empty)).toEqual([]);
   });
 });
+
+describe("a project's progress, counted by the database", () => {
+  it('agrees with the texts read whole: linked instances with their component, base edits, plural forms', async () => {
+    const ws = await seeded();
+    await post(ws, 'components', {
+      components: [
+        { developerId: 'ok', name: 'OK', text: 'OK', variants: [{ variantId: 'de', text: 'OK' }] },
+        { developerId: 'cancel', name: 'Cancel', text: 'Cancel' },
+      ],
+    });
+    await post(ws, 'textItems/instances', { componentId: 'ok', projectId: 'web', developerId: 'ok-web' });
+    await createItems(ws, { projectId: 'web' }, [
+      {
+        developerId: 'items',
+        text: 'One item',
+        plurals: [
+          { form: 'one', text: 'One item' },
+          { form: 'other', text: '{{n}} items' },
+        ],
+        variants: [{ variantId: 'es', text: 'artículos' }],
+      },
+    ]);
+    // The base text of hello changes: its French value is out of date; the component's German value too.
+    await patchItems(ws, { updates: [{ developerId: 'hello', text: 'Hello there' }] });
+    await post(ws, 'projects', { projects: [{ name: 'Empty', developerId: 'empty' }] });
+    const res = await ws.api.patch('components', { updates: [{ developerId: 'ok', text: 'Okay' }] });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+
+    const project = await progress(ws, '?projectId=web');
+    expect(project).toEqual([
+      { variantId: 'fr', total: 4, missing: 3, outdated: 1, upToDate: 0 },
+      { variantId: 'de', total: 4, missing: 3, outdated: 1, upToDate: 0 },
+      { variantId: 'es', total: 4, missing: 3, outdated: 0, upToDate: 1 },
+    ]);
+    // The workspace's figure (read whole, through the texts reader) is the library's plus the project's.
+    const whole = await progress(ws);
+    const library = await progress(ws, '?folderId=root');
+    expect(whole).toEqual(
+      library.map((l: any, i: number) => ({
+        variantId: l.variantId,
+        total: l.total + project[i].total,
+        missing: l.missing + project[i].missing,
+        outdated: l.outdated + project[i].outdated,
+        upToDate: l.upToDate + project[i].upToDate,
+      })),
+    );
+    expect(await progress(ws, '?projectId=empty')).toEqual([
+      { variantId: 'fr', total: 0, missing: 0, outdated: 0, upToDate: 0 },
+      { variantId: 'de', total: 0, missing: 0, outdated: 0, upToDate: 0 },
+      { variantId: 'es', total: 0, missing: 0, outdated: 0, upToDate: 0 },
+    ]);
+    const unknown = await ws.api.get('translationProgress?projectId=nope');
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.message).toMatch(/^projectId: /);
+  });
+});
