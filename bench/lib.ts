@@ -71,7 +71,7 @@ export function startServer(
     const child = spawn(process.execPath, [...serverNodeArgs, cliPath, 'serve'], {
       env: {
         ...process.env,
-        LOG_LEVEL: 'warn',
+        LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
         RATE_LIMIT_PER_MINUTE: '0',
         RATE_LIMIT_KEYLESS_PER_MINUTE: '0',
         ...env,

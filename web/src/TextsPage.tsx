@@ -44,6 +44,18 @@ type ListPlace = Extract<Place, { page: 'project' } | { page: 'library' }>;
 type Record2 = ApiRecord & { translationStates?: Record<string, string> };
 
 /** The variants the writer chose to see beside the base text (up to three), else the first three. */
+/** Where the variants a project's list last showed are kept, per workspace (see `rowQuery`). */
+const LIST_STATES_KEY = 'copydesk.listStates';
+
+/** The variants kept under `key`, or null when none are (the list then waits for the workspace's data). */
+function keptStates(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
 function shownVariants(data: WorkspaceData): WorkspaceData['variants'] {
   let chosen: string[] = [];
   try {
@@ -252,21 +264,34 @@ export function TextsPage({
         .sort(),
     [counts],
   );
-  // Not before the workspace's variants are known: the rows' states name them, and a query that
-  // changes starts the list again from the top.
+  // The rows' states name the variants shown, which the workspace's data says. Waiting for it put
+  // a round of requests before the first rows; the variants this list showed last time in this
+  // workspace are kept in the browser, so the first page is asked for at once. A query that
+  // changes once the data is read (a variant added elsewhere since) starts the list again.
+  const keptStatesKey = `${LIST_STATES_KEY}.${session.workspaceId}`;
+  const knownStates = data.loaded !== false ? stateIds : null;
+  useEffect(() => {
+    if (knownStates === null) return;
+    try {
+      localStorage.setItem(keptStatesKey, knownStates);
+    } catch {
+      // A browser that keeps nothing asks for the first page once the data is read.
+    }
+  }, [keptStatesKey, knownStates]);
+  const queryStates = knownStates ?? keptStates(keptStatesKey);
   const rowQuery = useMemo(
     () =>
-      projectId && data.loaded !== false
+      projectId && queryStates !== null
         ? rowsQuery({
             projectId,
             blockId: block?.id ?? null,
             filters,
             me,
-            states: stateIds ? stateIds.split(',') : [],
+            states: queryStates ? queryStates.split(',') : [],
             commented,
           })
         : null,
-    [projectId, data.loaded, block?.id, filters, me, stateIds, commented],
+    [projectId, queryStates, block?.id, filters, me, commented],
   );
   const win = useRowWindow(rowQuery);
   // The progress follows the project's list too: its counts are read again when anything changed.
