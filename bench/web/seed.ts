@@ -55,6 +55,18 @@ export async function seedProject(call: BenchServer['call'], size: number): Prom
   return (performance.now() - started) / 1000;
 }
 
+/**
+ * Waits until the server has indexed what was seeded: a search of the list (which brings the
+ * search index up to date first) and a lookup in the translation memory (which works off its
+ * queue first). Answers the seconds it took.
+ */
+export async function settle(call: BenchServer['call']): Promise<number> {
+  const started = performance.now();
+  await (await call('GET', `textItems/rows?projectId=${PROJECT}&q=number&limit=1`)).arrayBuffer();
+  await (await call('GET', `translationMemory?variantId=fr&text=${encodeURIComponent(textOf(1))}`)).arrayBuffer();
+  return (performance.now() - started) / 1000;
+}
+
 /** The writer who signs in to the app (an editor): another user than the bench key's, whose edits are "another person's". */
 export async function createWriter(call: BenchServer['call'], base: string): Promise<string> {
   // Each run's own address: several sizes on one PostgreSQL database are several workspaces, and
