@@ -1,8 +1,8 @@
-import { type FormEvent, useCallback, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { api, messageOf } from './api';
 import { FORMATS } from './exportFiles';
 import { can, type Role } from './roles';
-import { ConfirmDelete, ErrorText, field, Hidden, useAction } from './settings/common';
+import { ConfirmDelete, ErrorText, field, Hidden, useAction, useListOf } from './settings/common';
 import type { WorkspaceData } from './useWorkspaceData';
 
 /** The project developer ID a filter or a distribution uses for the library's components. */
@@ -55,23 +55,10 @@ const when = (iso: string) => new Date(iso).toLocaleString();
  * Everything goes through the public API (docs/releases.md); a refusal shows the API's message beside the form that sent it.
  */
 export function ReleasesPage({ data, role, workspaceId }: { data: WorkspaceData; role: Role; workspaceId: number }) {
-  const [releases, setReleases] = useState<Release[]>([]);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { items: releases, error: loadError, load } = useListOf<Release>('releases', 'releases');
   const [selected, setSelected] = useState<string | null>(null);
   const canEdit = can(role, 'edit');
   const isAdmin = can(role, 'admin');
-
-  const load = useCallback(async () => {
-    try {
-      setReleases((await api.get<{ releases: Release[] }>('releases')).releases);
-      setLoadError(null);
-    } catch (e) {
-      setLoadError(messageOf(e));
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const current = releases.find((r) => r.name === selected) ?? null;
   return (
@@ -541,8 +528,7 @@ function Distributions({
   selected: string | null;
   workspaceId: number;
 }) {
-  const [list, setList] = useState<Distribution[]>([]);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const { items: list, error: loadError, load } = useListOf<Distribution>('distributions', 'distributions');
   // The token the page just made (a new distribution's, or a replacement): shown this once.
   const [token, setToken] = useState<{ name: string; token: string } | null>(null);
   // The distribution whose delivery URLs are open.
@@ -550,18 +536,6 @@ function Distributions({
   const create = useAction(messageOf);
   const publish = useAction(messageOf);
   const revoke = useAction(messageOf);
-
-  const load = useCallback(async () => {
-    try {
-      setList((await api.get<{ distributions: Distribution[] }>('distributions')).distributions);
-      setLoadError(null);
-    } catch (e) {
-      setLoadError(messageOf(e));
-    }
-  }, []);
-  useEffect(() => {
-    void load();
-  }, [load]);
 
   const shown = (made: { name: string; token: string }) => {
     setToken(made);

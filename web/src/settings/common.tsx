@@ -1,4 +1,5 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useRef, useState } from 'react';
+import { api } from '../api';
 
 /** The message to show for a failed request: the API's 400 `message`, or what went wrong. */
 export const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -24,6 +25,27 @@ export function useAction(describe: (error: unknown) => string = messageOf) {
     }
   };
   return { error, busy, run, clear: () => setError(null) };
+}
+
+/**
+ * A list the page reads when it opens and again on `load()`: `key` of the answer of GET `path`,
+ * and why the last read failed (null once one succeeds).
+ */
+export function useListOf<T>(path: string, key: string) {
+  const [items, setItems] = useState<T[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(async () => {
+    try {
+      setItems((await api.get<Record<string, T[]>>(path))[key] ?? []);
+      setError(null);
+    } catch (e) {
+      setError(messageOf(e));
+    }
+  }, [path, key]);
+  useEffect(() => {
+    void load();
+  }, [load]);
+  return { items, error, load };
 }
 
 export function ErrorText({ error }: { error: string | null }) {
