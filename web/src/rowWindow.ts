@@ -146,7 +146,10 @@ export function useRowWindow(query: string | null): RowWindow {
     etags.current.clear();
     if (query === null) return;
     range.current = [0, PAGE_ROWS];
-    void loadPage(query, 0, true);
+    // Not forced: the list's own effect (a child's, so it runs first) may have asked for the
+    // first page already, and a second request for it would take one of the browser's six
+    // connections while the page opens.
+    void loadPage(query, 0, false);
     void loadFacets(query);
     // While the live stream is up, writes arrive through it (Workspace.tsx reads the window again).
     const timer = window.setInterval(() => {
