@@ -7,13 +7,7 @@ import { idCursor } from '../../shared/cursor.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
 import { variantNotFoundMessage } from '../../shared/not-found.js';
 import { type Change, changeOf, type WritePath, type WriteScope } from '../changes/index.js';
-import {
-  countsPerText,
-  developerIdsByRowIds,
-  loadTextsByDeveloperIds,
-  resolveListScope,
-  type TextKind,
-} from '../texts/index.js';
+import { countsPerText, developerIdsByRowIds, resolveListScope, type TextKind, textTargets } from '../texts/index.js';
 import * as repo from './comments.repository.js';
 import {
   type CommentRecord,
@@ -249,23 +243,7 @@ export function createCommentsService(deps: CommentsDeps) {
     const mentions = inputs.map((input) => mentionsIn(input.body));
     return writes.write(actor.scope, async (trx) => {
       await checkMentions(trx, workspaceId, mentions, (index) => `comments[${index}].body`);
-      const wanted = (field: 'textItemId' | 'componentId') =>
-        inputs.flatMap((input) => (input[field] === undefined ? [] : [input[field] as string]));
-      const items = new Map(
-        (await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', wanted('textItemId'))).map((t) => [
-          t.developerId,
-          t,
-        ]),
-      );
-      const components = new Map(
-        (await loadTextsByDeveloperIds(trx, workspaceId, 'component', wanted('componentId'))).map((t) => [
-          t.developerId,
-          t,
-        ]),
-      );
-      const variants = inputs.some((input) => input.variantId !== undefined)
-        ? new Map((await deps.variantsOf(trx, workspaceId)).map((v) => [v.developerId, v.id]))
-        : new Map<string, number>();
+      const targetOf = await textTargets(trx, workspaceId, { inputs, variantsOf: deps.variantsOf });
       const threadIds = inputs.flatMap((input) => (input.threadId === undefined ? [] : [input.threadId]));
       const threads = new Map((await repo.findComments(trx, workspaceId, threadIds)).map((r) => [r.developer_id, r]));
       const at = now();
@@ -303,21 +281,7 @@ export function createCommentsService(deps: CommentsDeps) {
             variant_developer_id: thread.variant_developer_id,
           };
         }
-        const onItem = input.textItemId !== undefined;
-        const developerId = (input.textItemId ?? input.componentId) as string;
-        const text = onItem ? items.get(developerId) : components.get(developerId);
-        if (!text) {
-          const field = onItem ? 'textItemId' : 'componentId';
-          throw notFound(
-            `${path}.${field}: ${onItem ? 'Text item' : 'Component'} with developer ID ${developerId} not found`,
-          );
-        }
-        let variantId: number | null = null;
-        if (input.variantId !== undefined) {
-          const found = variants.get(input.variantId);
-          if (found === undefined) throw badRequest(`${path}.variantId: ${variantNotFoundMessage(input.variantId)}`);
-          variantId = found;
-        }
+        const { text, variantId } = targetOf(input, path);
         return {
           ...own,
           thread_id: null,

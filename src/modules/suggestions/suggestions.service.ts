@@ -6,7 +6,6 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/
 import { parseRichText } from '../../richtext/index.js';
 import { idCursor } from '../../shared/cursor.js';
 import { assertDistinctIds } from '../../shared/distinct-ids.js';
-import { variantNotFoundMessage } from '../../shared/not-found.js';
 import { type Change, changeOf, type PlannedWrite, type WritePath, type WriteScope } from '../changes/index.js';
 import {
   assertIfMatch,
@@ -17,6 +16,7 @@ import {
   type TextEntity,
   type TextKind,
   textEtag,
+  textTargets,
 } from '../texts/index.js';
 import * as repo from './suggestions.repository.js';
 import {
@@ -296,44 +296,12 @@ export function createSuggestionsService(deps: SuggestionsDeps) {
     });
     const userIds = knownUserIds ?? (await deps.userIdsByEmail(workspaceId));
     return writes.write(actor.scope, async (trx) => {
-      const wanted = (field: 'textItemId' | 'componentId') =>
-        inputs.flatMap((input) => (input[field] === undefined ? [] : [input[field] as string]));
-      const byKind = {
-        text_item: new Map(
-          (await loadTextsByDeveloperIds(trx, workspaceId, 'text_item', wanted('textItemId'))).map((t) => [
-            t.developerId,
-            t as TextEntity,
-          ]),
-        ),
-        component: new Map(
-          (await loadTextsByDeveloperIds(trx, workspaceId, 'component', wanted('componentId'))).map((t) => [
-            t.developerId,
-            t as TextEntity,
-          ]),
-        ),
-      };
-      const variants = inputs.some((input) => input.variantId !== undefined)
-        ? new Map((await deps.variantsOf(trx, workspaceId)).map((v) => [v.developerId, v.id]))
-        : new Map<string, number>();
+      const targetOf = await textTargets(trx, workspaceId, { inputs, variantsOf: deps.variantsOf });
       const at = now();
       const rows: repo.NewSuggestionRow[] = [];
       for (const [index, input] of inputs.entries()) {
         const path = `suggestions[${index}]`;
-        const onItem = input.textItemId !== undefined;
-        const developerId = (input.textItemId ?? input.componentId) as string;
-        const text = byKind[onItem ? 'text_item' : 'component'].get(developerId);
-        if (!text) {
-          const field = onItem ? 'textItemId' : 'componentId';
-          throw notFound(
-            `${path}.${field}: ${onItem ? 'Text item' : 'Component'} with developer ID ${developerId} not found`,
-          );
-        }
-        let variantId: number | null = null;
-        if (input.variantId !== undefined) {
-          const found = variants.get(input.variantId);
-          if (found === undefined) throw badRequest(`${path}.variantId: ${variantNotFoundMessage(input.variantId)}`);
-          variantId = found;
-        }
+        const { developerId, text, variantId } = targetOf(input, path);
         const base = contentOf(text, variantId);
         const rich = input.richText === 'html';
         if (base && !rich && input.plurals === undefined && base.richText === null && input.text === base.text) {

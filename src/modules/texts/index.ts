@@ -36,6 +36,9 @@ export {
   type ListScopeQuery,
   resolveListScope,
   type TextCountRow,
+  type TextTarget,
+  type TextTargetInput,
+  textTargets,
 } from './list-scope.js';
 export { findMemoryMatches, type MemoryMatch, type MemoryRequest } from './memory.repository.js';
 export { inCldrOrder, isPluralForm, PLURAL_FORMS, splitPluralRecordId } from './plurals.js';

@@ -1,8 +1,8 @@
 import type { Executor } from '../../db/schema.js';
-import { badRequest } from '../../http/errors.js';
-import { projectNotFound } from '../../shared/not-found.js';
+import { badRequest, notFound } from '../../http/errors.js';
+import { projectNotFound, variantNotFoundMessage } from '../../shared/not-found.js';
 import { developerIdsByRowIds, loadTextsByDeveloperIds } from './texts.repository.js';
-import type { TextKind } from './texts.types.js';
+import type { TextEntity, TextKind } from './texts.types.js';
 
 /** What a list of things said about texts (comments, suggestions) takes to name its texts. */
 export interface ListScopeQuery {
@@ -117,4 +117,66 @@ export async function countsPerText(
     (row.record_kind === 'text_item' ? textItems : components)[developerId] = Number(row.count);
   }
   return { textItems, components };
+}
+
+/** What a new comment or suggestion names: one text (`textItemId` or `componentId`), and maybe a variant. */
+export interface TextTargetInput {
+  textItemId?: string;
+  componentId?: string;
+  variantId?: string;
+}
+
+/** A named text, and the row id of the variant named (null: the base text). */
+export interface TextTarget {
+  developerId: string;
+  text: TextEntity;
+  variantId: number | null;
+}
+
+/**
+ * The texts and variants a batch of new comments or suggestions names, read once for the batch;
+ * answers a function that resolves one input at `path` (`comments[2]`), or refuses it naming the
+ * field: a text that does not exist is a 404, a variant that does not a 400.
+ */
+export async function textTargets(
+  executor: Executor,
+  workspaceId: number,
+  {
+    inputs,
+    variantsOf,
+  }: {
+    inputs: readonly TextTargetInput[];
+    variantsOf: (executor: Executor, workspaceId: number) => Promise<readonly { id: number; developerId: string }[]>;
+  },
+): Promise<(input: TextTargetInput, path: string) => TextTarget> {
+  const wanted = (field: 'textItemId' | 'componentId') =>
+    inputs.flatMap((input) => (input[field] === undefined ? [] : [input[field] as string]));
+  const [items, components, variants] = await Promise.all([
+    loadTextsByDeveloperIds(executor, workspaceId, 'text_item', wanted('textItemId')),
+    loadTextsByDeveloperIds(executor, workspaceId, 'component', wanted('componentId')),
+    inputs.some((input) => input.variantId !== undefined) ? variantsOf(executor, workspaceId) : [],
+  ]);
+  const byKind = {
+    text_item: new Map<string, TextEntity>(items.map((t) => [t.developerId, t])),
+    component: new Map<string, TextEntity>(components.map((t) => [t.developerId, t])),
+  };
+  const variantIds = new Map(variants.map((v) => [v.developerId, v.id]));
+  return (input, path) => {
+    const onItem = input.textItemId !== undefined;
+    const developerId = (input.textItemId ?? input.componentId) as string;
+    const text = byKind[onItem ? 'text_item' : 'component'].get(developerId);
+    if (!text) {
+      const field = onItem ? 'textItemId' : 'componentId';
+      throw notFound(
+        `${path}.${field}: ${onItem ? 'Text item' : 'Component'} with developer ID ${developerId} not found`,
+      );
+    }
+    let variantId: number | null = null;
+    if (input.variantId !== undefined) {
+      const found = variantIds.get(input.variantId);
+      if (found === undefined) throw badRequest(`${path}.variantId: ${variantNotFoundMessage(input.variantId)}`);
+      variantId = found;
+    }
+    return { developerId, text, variantId };
+  };
 }
