@@ -286,6 +286,25 @@ export async function rowsAfterRevision(
     .execute();
 }
 
+/**
+ * The kind and record of each change after revision `after`, at most `limit`: which records the
+ * writes since touched, without their fields (the app's list patches its kept keys with them).
+ */
+export function refsAfterRevision(
+  db: Executor,
+  workspaceId: number,
+  after: number,
+  limit: number,
+): Promise<{ kind: string; record_ref: string }[]> {
+  return db
+    .selectFrom('changes')
+    .select(['kind', 'record_ref'])
+    .where('workspace_id', '=', workspaceId)
+    .where('revision', '>', after)
+    .limit(limit)
+    .execute();
+}
+
 /** The oldest revision the log still holds changes of (null: none), and the workspace's revision now. */
 export async function retainedRevisions(
   db: Executor,

@@ -3,7 +3,7 @@
  * history read from them. Other modules use only what is exported here.
  */
 export { changeOf, changesOf, diffFields, type Fields, type RecordIdentity } from './changes.diff.js';
-export { rowsAfterRevision } from './changes.repository.js';
+export { refsAfterRevision } from './changes.repository.js';
 export { CHANGES_PER_ROW, changeId } from './changes.stored.js';
 export * from './changes.types.js';
 export { createHistoryService, type HistoryService, type LoggedWrite } from './history.service.js';

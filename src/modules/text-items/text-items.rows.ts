@@ -16,7 +16,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { badRequest } from '../../http/errors.js';
 import type { BlockRef, BlocksService } from '../blocks/blocks.service.js';
-import { rowsAfterRevision } from '../changes/index.js';
+import { refsAfterRevision } from '../changes/index.js';
 import { type ProjectsService, projectNotFound } from '../projects/projects.service.js';
 import {
   type AccountLookups,
@@ -150,7 +150,7 @@ const KEYLESS_KINDS = new Set(['comment', 'suggestion']);
  * say: a write of another kind (which may change many items' keys at once) or too many texts.
  */
 async function changedTexts(db: Kysely<Database>, workspaceId: number, revision: number): Promise<Set<number> | null> {
-  const rows = await rowsAfterRevision(db, workspaceId, revision, PATCH_MOST + 1);
+  const rows = await refsAfterRevision(db, workspaceId, revision, PATCH_MOST + 1);
   if (rows.length > PATCH_MOST) return null;
   const ids = new Set<number>();
   for (const row of rows) {
