@@ -26,9 +26,11 @@ import {
  * `POST /v2/cli/swiftDriver {}` with 14,001 components. This scenario runs each of them on a
  * workspace of that size (seeded by bulk SQL, as `bench:scale` seeds) against the built server,
  * with `/healthz` watched throughout: every answer must be a 200 or exit 0, and a restored
- * workspace must hold what the backup held.
+ * workspace must hold what the backup held. The short form (CI) keeps the import at 125,000 keys
+ * but seeds 30,000 texts: seeding and restoring 150,000 took three of CI's minutes, and the
+ * spread that failed is refused in all of src/ by the lint rule (test/lint/no-spread-call.test.ts).
  */
-const TEXTS = scaled(150_000, 200_000);
+const TEXTS = scaled(30_000, 200_000);
 const IMPORT_KEYS = 125_000;
 // Generous: the scenario is about answers at this size, not their speed (its figures are reported).
 const CLI_TIMEOUT_MS = scaled(600_000, 1_800_000);
@@ -63,7 +65,8 @@ describe('large workspace', () => {
       const loadAtStart = loadavg()[0] ?? 0;
       const seeded = await seed({ texts: TEXTS, databaseUrl });
       const seedSeconds = Math.round((performance.now() - started) / 100) / 10;
-      expect(seeded.components).toBeGreaterThanOrEqual(14_001);
+      // Past the 14,001 components that broke the Swift driver (full form; the short one has 3,000).
+      expect(seeded.components).toBeGreaterThanOrEqual(scaled(3_000, 14_001));
 
       const server = await startServer({ DATABASE_URL: seeded.DATABASE_URL });
       const health = watchHealth(server.base);
