@@ -81,6 +81,11 @@ const newToken = () => `cdd_${randomBytes(24).toString('base64url')}`;
  */
 const fingerprint = (tokenHash: string) => `sha256:${tokenHash.slice(0, 8)}`;
 
+/** The history record of a write to one distribution, which it names by its name. */
+function distributionChange(id: number, name: string, action: Change['action'], fields: Change['fields']): Change {
+  return { kind: 'distribution', ref: `distribution:${id}`, developerId: name, variantId: null, action, fields };
+}
+
 function toDistribution(row: repo.DistributionRow, release: string | null): Distribution {
   return {
     name: row.name,
@@ -228,14 +233,10 @@ export function createDistributionsService(deps: DistributionsDeps) {
           .where('name', '=', release.name)
           .executeTakeFirst();
         if (!target) throw notFound(`Release ${release.name} not found`);
-        const change: Change = {
-          kind: 'distribution',
-          ref: `distribution:${row.id}`,
-          developerId: name,
-          variantId: null,
-          action: 'published',
-          fields: { release: { before, after: release.name }, hash: { before: null, after: release.hash } },
-        };
+        const change = distributionChange(row.id, name, 'published', {
+          release: { before, after: release.name },
+          hash: { before: null, after: release.hash },
+        });
         return {
           changes: [change],
           apply: (t) => repo.setPublished(t, row.id, { releaseId: target.id, at: new Date().toISOString() }),
@@ -257,14 +258,9 @@ export function createDistributionsService(deps: DistributionsDeps) {
       const row = await writes.write(scope, async (trx) => {
         const current = await repo.findDistribution(trx, workspaceId, name);
         if (!current || current.revoked_at !== null) throw notFound(`Distribution ${name} not found`);
-        const change: Change = {
-          kind: 'distribution',
-          ref: `distribution:${current.id}`,
-          developerId: name,
-          variantId: null,
-          action: 'updated',
-          fields: { token: { before: fingerprint(current.token_hash), after: fingerprint(tokenHash) } },
-        };
+        const change = distributionChange(current.id, name, 'updated', {
+          token: { before: fingerprint(current.token_hash), after: fingerprint(tokenHash) },
+        });
         return { changes: [change], apply: (t) => repo.replaceToken(t, current.id, tokenHash), result: current };
       });
       return { ...toDistribution(row, await releaseName(workspaceId, row)), token };
