@@ -1,11 +1,9 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres, tempSqlitePath } from '../helpers/database.js';
+import { onPostgres, scratchPostgres, tempSqlitePath } from '../helpers/database.js';
 import { cliArguments } from '../helpers/server-build.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -23,20 +21,9 @@ beforeAll(async () => {
     databaseUrl = sqlitePath;
     return;
   }
-  const name = `copydesk_first_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(String(process.env.DATABASE_URL));
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    await client.query(`drop database if exists ${name} with (force)`);
-    await client.end();
-  };
+  const scratch = await scratchPostgres('copydesk_first');
+  databaseUrl = scratch.url;
+  dropDatabase = scratch.drop;
 });
 
 const running = new Set<ChildProcess>();

@@ -3,8 +3,7 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { onPostgres, tempSqlitePath } from '../helpers/database.js';
-import { scratchPostgres } from './server.js';
+import { onPostgres, scratchPostgres, tempSqlitePath } from '../helpers/database.js';
 
 /**
  * What the end-to-end suites share besides the server: a database, Chromium, axe-core.

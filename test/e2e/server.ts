@@ -1,8 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { resolve } from 'node:path';
-import pg from 'pg';
 import { cliArguments } from '../helpers/server-build.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -24,29 +22,6 @@ async function freePort(): Promise<number> {
   await new Promise((done) => server.close(done));
   if (!address || typeof address === 'string') throw new Error('no port');
   return address.port;
-}
-
-/**
- * On PostgreSQL, a database of the server's own (its first start must find it empty), made from
- * DATABASE_URL's server; `drop` removes it.
- */
-export async function scratchPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `copydesk_e2e_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(String(process.env.DATABASE_URL));
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
 }
 
 /** `extraEnv`: settings for this server only, such as letting webhooks reach a local receiver. */

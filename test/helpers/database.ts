@@ -1,6 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { inject } from 'vitest';
 import { type DatabaseConfig, parseDatabaseUrl } from '../../src/config.js';
 
@@ -57,3 +59,28 @@ export function migratedTestDatabaseConfig(): DatabaseConfig {
 }
 
 export const onPostgres = () => parseDatabaseUrl(process.env.DATABASE_URL).kind === 'postgres';
+
+/**
+ * On PostgreSQL, a database of its own, made on DATABASE_URL's server; `drop` removes it. For a
+ * test that needs what the suite's shared database cannot give: an empty database (a server's
+ * first start), or one no other test file's server works on (the search indexers of all the
+ * files running at once share the shared database's queue).
+ */
+export async function scratchPostgres(prefix = 'copydesk_e2e'): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(String(process.env.DATABASE_URL));
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await client.connect();
+      await client.query(`drop database if exists ${name} with (force)`);
+      await client.end();
+    },
+  };
+}
