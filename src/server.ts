@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from 'node:fs';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
-import { buildApp } from './app.js';
+import { type AppDeps, buildApp } from './app.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -126,11 +126,26 @@ function reportEventLoop(file: string | null): () => void {
 /** How often changes older than the retention period are removed. */
 const HISTORY_PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
+/** A server `start` has set going: its app, and `stop` to close it gracefully. */
+export interface RunningServer {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  /**
+   * In-flight requests finish and new ones get 503, sends under way finish (each within its
+   * timeout) and what was claimed and not sent goes back, then the pool closes.
+   */
+  stop: () => Promise<void>;
+}
+
 /**
- * The process entry of `copydesk serve`: migrate, listen, bootstrap an empty database, and close
- * gracefully on SIGTERM/SIGINT (in-flight requests finish, new ones get 503, the pool closes).
+ * What `copydesk serve` runs: migrate, listen, bootstrap an empty database (its key and the
+ * admin's password link go to `out`), and deliver webhooks, email and translation jobs. The
+ * process's signals are `serve`'s; the browser tests call this in their own process.
  */
-export async function serve(config: Config, out: (line: string) => void = console.log): Promise<void> {
+export async function start(
+  config: Config,
+  out: (line: string) => void,
+  appOptions: Pick<AppDeps, 'logger' | 'buildSerializer'> = {},
+): Promise<RunningServer> {
   let database: ReturnType<typeof openDatabase>;
   try {
     database = openDatabase(config.database);
@@ -145,7 +160,7 @@ export async function serve(config: Config, out: (line: string) => void = consol
   }
   const finishEventLoopReport = reportEventLoop(config.eventLoopReport);
   const services = servicesFor(config, database);
-  const app = await buildApp({ config, database, services });
+  const app = await buildApp({ config, database, services, ...appOptions });
   const purgeHistory = () =>
     Promise.all([services.history.purgeExpired(), services.people.purgeExpired()]).catch((error) =>
       app.log.error({ err: error }, 'history purge failed'),
@@ -162,33 +177,24 @@ export async function serve(config: Config, out: (line: string) => void = consol
   // And runs translation jobs; several share them through their leases, one job on one server.
   const jobWorker = services.machineTranslation.worker(app.log);
   jobWorker.start();
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    clearInterval(purgeTimer);
-    finishEventLoopReport();
-    try {
-      // Sends under way finish (each within its timeout); what was claimed and not sent goes back.
-      await Promise.all([app.close(), worker.stop(), mailWorker?.stop(), jobWorker.stop()]);
-      await database.close();
-      process.exit(0);
-    } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      clearInterval(purgeTimer);
+      finishEventLoopReport();
+      try {
+        await Promise.all([app.close(), worker.stop(), mailWorker?.stop(), jobWorker.stop()]);
+      } finally {
+        await database.close();
+      }
+    })();
+    return stopping;
   };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
   try {
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
-    // Nothing may keep a process that cannot serve alive: the worker, the timer, the pool.
-    closing = true;
-    clearInterval(purgeTimer);
-    await Promise.allSettled([worker.stop(), mailWorker?.stop(), jobWorker.stop(), app.close()]);
-    await database.close().catch(() => undefined);
+    // Nothing may keep a process that cannot serve alive: the workers, the timer, the pool.
+    await stop().catch(() => undefined);
     throw new StartError(`cannot listen on ${config.host}:${config.port}: ${reasonOf(error)}`);
   }
   // Only once the port is ours: a start that cannot listen must not use up the first key.
@@ -210,5 +216,37 @@ export async function serve(config: Config, out: (line: string) => void = consol
         '',
       ].join('\n'),
     );
+  }
+  return { app, stop };
+}
+
+/**
+ * The process entry of `copydesk serve`: `start`, then close gracefully on SIGTERM/SIGINT and
+ * exit (non-zero when the close failed).
+ */
+export async function serve(config: Config, out: (line: string) => void = console.log): Promise<void> {
+  let server: RunningServer | null = null;
+  let signalled: string | null = null;
+  const shutdown = async (signal: string) => {
+    if (signalled !== null) return;
+    signalled = signal;
+    // A signal during the start: the start's own end closes what it opened.
+    if (server === null) return;
+    server.app.log.info({ signal }, 'shutting down');
+    try {
+      await server.stop();
+      process.exit(0);
+    } catch (error) {
+      server.app.log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  server = await start(config, out);
+  if (signalled !== null) {
+    const signal = signalled;
+    signalled = null;
+    await shutdown(signal);
   }
 }
