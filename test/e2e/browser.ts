@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { onPostgres, scratchPostgres, tempSqlitePath } from '../helpers/database.js';
 
@@ -36,7 +36,10 @@ export async function scratchDatabase(): Promise<{ url: string; drop: () => Prom
   return scratchPostgres();
 }
 
-export function launchChromium(): Promise<Browser> {
+/** The worker's Chromium, launched by the first browser test file it runs. */
+let shared: Promise<Browser> | null = null;
+
+function launch(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     args: [
@@ -48,6 +51,46 @@ export function launchChromium(): Promise<Browser> {
       '--disable-component-update',
       '--disable-sync',
     ],
+  });
+}
+
+/**
+ * Chromium for one test file. The files a worker runs share one browser (a launch and its GPU,
+ * network and utility processes cost about a second of CPU, fifteen times a run), each in browser
+ * contexts of its own, which share no cookies, storage or cache: the browser answered here closes
+ * the contexts the file made instead of closing Chromium, which ends with the worker's process
+ * (Playwright kills the browsers it launched when the process exits). A browser that crashed or
+ * was closed is launched again for the next file.
+ */
+export async function launchChromium(): Promise<Browser> {
+  shared ??= launch().then((browser) => {
+    browser.once('disconnected', () => (shared = null));
+    return browser;
+  });
+  const browser = await shared;
+  const mine = new Set<BrowserContext>();
+  const track = (context: BrowserContext) => {
+    mine.add(context);
+    context.once('close', () => mine.delete(context));
+    return context;
+  };
+  return new Proxy(browser, {
+    get(target, property) {
+      if (property === 'close')
+        return async () => {
+          await Promise.all([...mine].map((context) => context.close().catch(() => undefined)));
+        };
+      if (property === 'newContext')
+        return async (...options: Parameters<Browser['newContext']>) => track(await target.newContext(...options));
+      if (property === 'newPage')
+        return async (...options: Parameters<Browser['newPage']>) => {
+          const page = await target.newPage(...options);
+          track(page.context());
+          return page;
+        };
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
   });
 }
 

@@ -81,12 +81,11 @@ describe('machine translation in Chromium', { timeout: 120_000 }, () => {
   }, 120_000);
 
   it('an admin adds a provider in the settings; its key is not shown again', async () => {
-    const admin = await context.browser()?.newContext({
+    const admin = await browser.newContext({
       baseURL: server.base,
       viewport: { width: 1400, height: 900 },
       bypassCSP: true,
     });
-    if (!admin) throw new Error('no browser');
     admin.setDefaultTimeout(15_000);
     const settings = await admin.newPage();
     await settings.goto(server.passwordLink);

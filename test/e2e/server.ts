@@ -1,19 +1,23 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
-import { cliArguments } from '../helpers/server-build.js';
-import { waitFor } from '../helpers/wait.js';
+import { loadConfig } from '../../src/config.js';
+import { start } from '../../src/server.js';
+import { cachedSerializers } from '../helpers/serializers.js';
 
-/** A real `copydesk serve` process on its own database, as a writer's browser would reach it. */
+/**
+ * A copydesk server on its own database, as a writer's browser reaches it: what `copydesk serve`
+ * runs (`start` in src/server.ts: migrations, the first start's workspace, key and password link,
+ * the webhook, email and translation workers, a real listening port), in the test's own process.
+ * A child process would cost about 2.5 s of CPU a start, mostly loading modules this process has
+ * loaded already; the process itself (signals, exit codes, its output) is test/cli/first-start's.
+ */
 export interface RealServer {
   base: string;
   key: string;
   passwordLink: string;
+  /** What it printed: the first start's lines and its log (at LOG_LEVEL warn). */
   output: () => string;
   stop: () => Promise<void>;
 }
-
-const ROOT = resolve(import.meta.dirname, '../..');
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -24,45 +28,36 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** `extraEnv`: settings for this server only, such as letting webhooks reach a local receiver. */
+/**
+ * `extraEnv`: settings for this server only, such as letting webhooks reach a local receiver. The
+ * configuration is read from the environment as `serve` reads it, this process's first.
+ */
 export async function startServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<RealServer> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const { HOST: _h, PORT: _p, ...env } = process.env;
-  const child: ChildProcess = spawn(process.execPath, cliArguments(['serve', '--port', String(port)]), {
-    cwd: ROOT,
-    env: { ...env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', ...extraEnv },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let output = '';
-  child.stdout?.on('data', (chunk) => (output += String(chunk)));
-  child.stderr?.on('data', (chunk) => (output += String(chunk)));
-  await waitFor(
-    () => {
-      if (child.exitCode !== null) throw new Error('the server exited');
-      return /password \(the link works once\): \S+/.test(output);
-    },
-    'the first start to print the password link',
-    { timeoutMs: 30_000, everyMs: 50 },
-  ).catch((error: Error) => {
-    // The file's afterAll has no server to stop yet: nothing else would end this process.
-    child.kill('SIGKILL');
+  const { HOST: _h, PORT: _p, ...env } = process.env;
+  const config = loadConfig({
+    ...env,
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_PER_MINUTE: '0',
+    ...extraEnv,
+    PORT: String(port),
+  });
+  const server = await start(config, (line) => (output += `${line}\n`), {
+    logger: { level: config.logLevel, stream: { write: (line: string) => (output += line) } },
+    buildSerializer: cachedSerializers,
+  }).catch((error: Error) => {
     throw new Error(`server did not start (${error.message}):\n${output}`);
   });
   const key = /API key:\s+(cdk_\S+)/.exec(output)?.[1] ?? '';
   const passwordLink = /password \(the link works once\): (\S+)/.exec(output)?.[1] ?? '';
-  return {
-    base,
-    key,
-    passwordLink,
-    output: () => output,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((done) => child.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
+  if (!key || !passwordLink) {
+    await server.stop();
+    throw new Error(`the first start printed no key or password link:\n${output}`);
+  }
+  return { base, key, passwordLink, output: () => output, stop: server.stop };
 }
 
 /** The API with the first start's key, to prepare what the browser will see. */
