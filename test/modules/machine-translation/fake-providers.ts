@@ -41,6 +41,12 @@ export interface FakeProvider {
   next(...behaviours: Behaviour[]): void;
   /** Every translation request from now on. */
   always(behaviour: Behaviour | null): void;
+  /**
+   * Forgets behaviours not used yet and ends the requests held by `hang`: a test whose request
+   * never reached the fake (a client that gave up first, on a loaded machine) leaves nothing for
+   * the next one.
+   */
+  reset(): void;
   close(): Promise<void>;
 }
 
@@ -175,6 +181,11 @@ export async function startFakeProvider(options: { deeplKey?: string } = {}): Pr
     },
     always: (behaviour) => {
       standing = behaviour;
+    },
+    reset: () => {
+      queue.length = 0;
+      standing = null;
+      for (const res of hanging.splice(0)) res.destroy();
     },
     close: async () => {
       for (const res of hanging) res.destroy();
