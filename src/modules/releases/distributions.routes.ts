@@ -50,7 +50,7 @@ export const distributionsRoutes: FastifyPluginAsyncTypebox<{
         tags: ['releases'],
         summary: 'Create a read-only delivery token for some projects and formats (admins)',
         description:
-          'The token is in this answer only; the server keeps its SHA-256. `projects`: project developer IDs, `_library` for the components. See docs/releases.md#delivery.',
+          'The token is in this answer only; the server keeps its SHA-256. `projects`: project developer IDs, `_library` for the components. Recorded in the history (kind `distribution`, action `created`). See docs/releases.md#delivery.',
         body: Type.Object(
           {
             name: Type.String({ maxLength: 64 }),
@@ -62,7 +62,7 @@ export const distributionsRoutes: FastifyPluginAsyncTypebox<{
         response: withErrors({ 201: WithToken }, 403, 409),
       },
     },
-    async (request, reply) => reply.status(201).send(await distributions.create(workspaceOf(request), request.body)),
+    async (request, reply) => reply.status(201).send(await distributions.create(scopeOf(request), request.body)),
   );
 
   app.post(
@@ -101,12 +101,14 @@ export const distributionsRoutes: FastifyPluginAsyncTypebox<{
       schema: {
         tags: ['releases'],
         summary: 'Revoke a distribution: its token stops at once (admins)',
+        description:
+          'Recorded in the history (kind `distribution`, action `deleted`); revoking one already revoked writes nothing.',
         params: NameParams,
         response: withErrors({ 200: Success }, 403, 404),
       },
     },
     async (request) => {
-      await distributions.revoke(workspaceOf(request), request.params.name);
+      await distributions.revoke(scopeOf(request), request.params.name);
       return { success: true as const };
     },
   );

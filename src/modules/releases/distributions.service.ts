@@ -190,29 +190,47 @@ export function createDistributionsService(deps: DistributionsDeps) {
       return Promise.all(rows.map(async (row) => toDistribution(row, await releaseName(workspaceId, row))));
     },
 
-    /** POST /distributions: a new token, answered once; only its hash is kept. */
+    /**
+     * POST /distributions: a new token, answered once; only its hash is kept. A write, in the
+     * history (kind `distribution`, action `created`, its projects and formats).
+     */
     async create(
-      workspaceId: number,
+      scope: WriteScope,
       input: { name: string; projects: string[]; formats: FormatName[] },
     ): Promise<Distribution & { token: string }> {
+      const { workspaceId } = scope;
       checkReleaseName(input.name);
       if (input.projects.length === 0) throw badRequest('projects: name at least one project (or _library)');
       if (input.formats.length === 0) throw badRequest('formats: name at least one format');
       const token = newToken();
-      const createdAt = new Date().toISOString();
+      const projects = [...new Set(input.projects)];
+      const formats = [...new Set(input.formats)];
+      const taken = () => conflict(`name: a distribution named ${input.name} already exists`);
       try {
-        await repo.insertDistribution(db, workspaceId, {
-          name: input.name,
-          token_hash: hashToken(token),
-          projects: JSON.stringify([...new Set(input.projects)]),
-          formats: JSON.stringify([...new Set(input.formats)]),
-          release_id: null,
-          published_at: null,
-          revoked_at: null,
-          created_at: createdAt,
+        await writes.write(scope, async (trx) => {
+          if (await repo.findDistribution(trx, workspaceId, input.name)) throw taken();
+          // Written while planning: the history record names the row's id.
+          await repo.insertDistribution(trx, workspaceId, {
+            name: input.name,
+            token_hash: hashToken(token),
+            projects: JSON.stringify(projects),
+            formats: JSON.stringify(formats),
+            release_id: null,
+            published_at: null,
+            revoked_at: null,
+            created_at: new Date().toISOString(),
+          });
+          const row = await repo.findDistribution(trx, workspaceId, input.name);
+          if (!row) throw new Error('the distribution just written was not found');
+          const change = distributionChange(row.id, input.name, 'created', {
+            projects: { before: null, after: projects },
+            formats: { before: null, after: formats },
+          });
+          return { changes: [change], result: undefined };
         });
       } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(`name: a distribution named ${input.name} already exists`);
+        // Another request made one of that name meanwhile.
+        if (isUniqueViolation(error)) throw taken();
         throw error;
       }
       return { ...toDistribution(await requireRow(workspaceId, input.name), null), token };
@@ -266,10 +284,24 @@ export function createDistributionsService(deps: DistributionsDeps) {
       return { ...toDistribution(row, await releaseName(workspaceId, row)), token };
     },
 
-    /** DELETE /distributions/:name: the token stops at once. */
-    async revoke(workspaceId: number, name: string): Promise<void> {
-      const row = await requireRow(workspaceId, name);
-      await repo.revokeDistribution(db, row.id, new Date().toISOString());
+    /**
+     * DELETE /distributions/:name: the token stops at once. A write, in the history (kind
+     * `distribution`, action `deleted`); one already revoked stays as it was, and nothing is written.
+     */
+    async revoke(scope: WriteScope, name: string): Promise<void> {
+      const { workspaceId } = scope;
+      if ((await requireRow(workspaceId, name)).revoked_at !== null) return;
+      await writes.write(scope, async (trx) => {
+        const current = await repo.findDistribution(trx, workspaceId, name);
+        if (!current) throw notFound(`Distribution ${name} not found`);
+        if (current.revoked_at !== null) return { changes: [], result: undefined };
+        const change = distributionChange(current.id, name, 'deleted', { revoked: { before: false, after: true } });
+        return {
+          changes: [change],
+          apply: (t) => repo.revokeDistribution(t, current.id, new Date().toISOString()),
+          result: undefined,
+        };
+      });
     },
 
     /** A delivered file: the release's export of one project (or the library), variant and format. */

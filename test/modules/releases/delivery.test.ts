@@ -87,10 +87,16 @@ describe('delivery: releases to apps through read-only tokens', () => {
     expect(JSON.parse(moved.body).greet).toBe('Hello again');
     expect(JSON.parse(first.body).greet).not.toBe('Hello again');
     const history = await ok(ws.api.get('history?kind=distribution'));
-    expect(history.changes.map((c: any) => [c.action, c.developerId, c.fields.release.after])).toEqual([
+    expect(history.changes.map((c: any) => [c.action, c.developerId, c.fields.release?.after ?? null])).toEqual([
       ['published', 'web-app', 'r2'],
       ['published', 'web-app', 'r1'],
+      ['created', 'web-app', null],
     ]);
+    // Its making names what it delivers (and never the token).
+    expect(history.changes[2].fields).toEqual({
+      projects: { before: null, after: ['web', '_library'] },
+      formats: { before: null, after: ['json_i18next', 'android'] },
+    });
     // The webhook subscribed to release.published gets both publishes, and no text event.
     // Two events and the webhook's test call, in all.
     await receiver.waitFor(3);
@@ -159,6 +165,19 @@ describe('delivery: releases to apps through read-only tokens', () => {
     expect(JSON.stringify(listed)).not.toContain(token);
   });
 
+  it('refuses a second distribution of the same name, revoked or not, and records nothing', async () => {
+    const { ws } = await released();
+    const again = { name: 'web-app', projects: ['web'], formats: ['android'] };
+    const taken = await ws.api.post('distributions', again);
+    expect(taken.status).toBe(409);
+    expect(taken.body.message).toBe('name: a distribution named web-app already exists');
+    await ok(ws.api.delete('distributions/web-app', undefined));
+    expect((await ws.api.post('distributions', again)).status).toBe(409);
+    const actions = (await ok(ws.api.get('history?kind=distribution'))).changes.map((c: any) => c.action);
+    expect(actions).toEqual(['deleted', 'created']);
+    expect((await ok(ws.api.get('distributions'))).distributions).toHaveLength(1);
+  });
+
   it('replaces a token: the old one stops at once, the new one works, recorded; admins of its own workspace only', async () => {
     const { ws, token } = await released();
     await ok(ws.api.post('distributions/web-app/publish', { release: 'r1' }));
@@ -215,6 +234,9 @@ describe('delivery: releases to apps through read-only tokens', () => {
     const revoked = await ws.api.post('distributions/web-app/token', undefined);
     expect(revoked.status).toBe(404);
     expect((await file(fresh)).statusCode).toBe(404);
-    expect((await ok(ws.api.get('history?kind=distribution'))).changes).toHaveLength(2);
+    // Made, published, its token replaced, revoked; revoking it again writes nothing.
+    await ok(ws.api.delete('distributions/web-app', undefined));
+    const actions = (await ok(ws.api.get('history?kind=distribution'))).changes.map((c: any) => c.action);
+    expect(actions).toEqual(['deleted', 'updated', 'published', 'created']);
   });
 });
