@@ -5,11 +5,14 @@ import type { DistributionsTable, Executor } from '../../db/schema.js';
 export type DistributionRow = Selectable<DistributionsTable>;
 export type NewDistributionRow = Omit<Insertable<DistributionsTable>, 'id' | 'workspace_id'>;
 
-export async function insertDistribution(db: Executor, workspaceId: number, row: NewDistributionRow): Promise<void> {
-  await db
+/** Answers the new row's id. */
+export async function insertDistribution(db: Executor, workspaceId: number, row: NewDistributionRow): Promise<number> {
+  const { id } = await db
     .insertInto('distributions')
     .values({ ...row, workspace_id: workspaceId })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return id;
 }
 
 export function listDistributions(db: Executor, workspaceId: number): Promise<DistributionRow[]> {

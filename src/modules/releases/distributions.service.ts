@@ -205,12 +205,10 @@ export function createDistributionsService(deps: DistributionsDeps) {
       const token = newToken();
       const projects = [...new Set(input.projects)];
       const formats = [...new Set(input.formats)];
-      const taken = () => conflict(`name: a distribution named ${input.name} already exists`);
       try {
         await writes.write(scope, async (trx) => {
-          if (await repo.findDistribution(trx, workspaceId, input.name)) throw taken();
           // Written while planning: the history record names the row's id.
-          await repo.insertDistribution(trx, workspaceId, {
+          const id = await repo.insertDistribution(trx, workspaceId, {
             name: input.name,
             token_hash: hashToken(token),
             projects: JSON.stringify(projects),
@@ -220,17 +218,15 @@ export function createDistributionsService(deps: DistributionsDeps) {
             revoked_at: null,
             created_at: new Date().toISOString(),
           });
-          const row = await repo.findDistribution(trx, workspaceId, input.name);
-          if (!row) throw new Error('the distribution just written was not found');
-          const change = distributionChange(row.id, input.name, 'created', {
+          const change = distributionChange(id, input.name, 'created', {
             projects: { before: null, after: projects },
             formats: { before: null, after: formats },
           });
           return { changes: [change], result: undefined };
         });
       } catch (error) {
-        // Another request made one of that name meanwhile.
-        if (isUniqueViolation(error)) throw taken();
+        // The name is taken, by a live or a revoked distribution: the write rolled back whole.
+        if (isUniqueViolation(error)) throw conflict(`name: a distribution named ${input.name} already exists`);
         throw error;
       }
       return { ...toDistribution(await requireRow(workspaceId, input.name), null), token };
