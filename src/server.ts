@@ -182,11 +182,11 @@ export async function start(
     stopping ??= (async () => {
       clearInterval(purgeTimer);
       finishEventLoopReport();
-      try {
-        await Promise.all([app.close(), worker.stop(), mailWorker?.stop(), jobWorker.stop()]);
-      } finally {
-        await database.close();
-      }
+      // Every part has ended before the pool closes, even when one of them failed to.
+      const ended = await Promise.allSettled([app.close(), worker.stop(), mailWorker?.stop(), jobWorker.stop()]);
+      await database.close();
+      const failed = ended.find((result) => result.status === 'rejected');
+      if (failed) throw failed.reason;
     })();
     return stopping;
   };
