@@ -7,7 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors.js';
-import type { Database } from '../../db/schema.js';
+import type { Database, Executor } from '../../db/schema.js';
 import { FORMATS, type FormatName } from '../../formats/types.js';
 import type { ContentAddressedBody } from '../../http/cache/index.js';
 import { contentAddressed } from '../../http/cache/index.js';
@@ -113,9 +113,14 @@ export function createDistributionsService(deps: DistributionsDeps) {
     return row;
   }
 
-  async function releaseName(workspaceId: number, row: repo.DistributionRow): Promise<string | null> {
+  /** The name of the release a distribution serves as `latest`; `on`: a write's transaction. */
+  async function releaseName(
+    workspaceId: number,
+    row: repo.DistributionRow,
+    on: Executor = db,
+  ): Promise<string | null> {
     if (row.release_id === null) return null;
-    const release = await db
+    const release = await on
       .selectFrom('releases')
       .select('name')
       .where('workspace_id', '=', workspaceId)
@@ -291,7 +296,13 @@ export function createDistributionsService(deps: DistributionsDeps) {
         const current = await repo.findDistribution(trx, workspaceId, name);
         if (!current) throw notFound(`Distribution ${name} not found`);
         if (current.revoked_at !== null) return { changes: [], result: undefined };
-        const change = distributionChange(current.id, name, 'deleted', { revoked: { before: false, after: true } });
+        // As other deletions: what it was, gone (the history shows what stopped being delivered).
+        const release = await releaseName(workspaceId, current, trx);
+        const change = distributionChange(current.id, name, 'deleted', {
+          projects: { before: JSON.parse(current.projects) as string[], after: null },
+          formats: { before: JSON.parse(current.formats) as string[], after: null },
+          ...(release !== null && { release: { before: release, after: null } }),
+        });
         return {
           changes: [change],
           apply: (t) => repo.revokeDistribution(t, current.id, new Date().toISOString()),

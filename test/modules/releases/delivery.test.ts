@@ -173,8 +173,13 @@ describe('delivery: releases to apps through read-only tokens', () => {
     expect(taken.body.message).toBe('name: a distribution named web-app already exists');
     await ok(ws.api.delete('distributions/web-app', undefined));
     expect((await ws.api.post('distributions', again)).status).toBe(409);
-    const actions = (await ok(ws.api.get('history?kind=distribution'))).changes.map((c: any) => c.action);
-    expect(actions).toEqual(['deleted', 'created']);
+    const { changes } = await ok(ws.api.get('history?kind=distribution'));
+    expect(changes.map((c: any) => c.action)).toEqual(['deleted', 'created']);
+    // The revocation says what stopped being delivered.
+    expect(changes[0].fields).toEqual({
+      projects: { before: ['web', '_library'], after: null },
+      formats: { before: ['json_i18next', 'android'], after: null },
+    });
     expect((await ok(ws.api.get('distributions'))).distributions).toHaveLength(1);
   });
 
@@ -236,7 +241,9 @@ describe('delivery: releases to apps through read-only tokens', () => {
     expect((await file(fresh)).statusCode).toBe(404);
     // Made, published, its token replaced, revoked; revoking it again writes nothing.
     await ok(ws.api.delete('distributions/web-app', undefined));
-    const actions = (await ok(ws.api.get('history?kind=distribution'))).changes.map((c: any) => c.action);
-    expect(actions).toEqual(['deleted', 'updated', 'published', 'created']);
+    const { changes } = await ok(ws.api.get('history?kind=distribution'));
+    expect(changes.map((c: any) => c.action)).toEqual(['deleted', 'updated', 'published', 'created']);
+    // Revoked while it served r1: the release it stopped serving is named.
+    expect(changes[0].fields.release).toEqual({ before: 'r1', after: null });
   });
 });
