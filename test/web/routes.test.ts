@@ -7,6 +7,7 @@ import {
   parseFilters,
   parsePlace,
   passesAll,
+  recordUrl,
   textUrl,
 } from '../../web/src/routes.js';
 
@@ -97,5 +98,13 @@ describe('exporting a selection', () => {
       a_other: 'As',
       '@a': {},
     });
+  });
+});
+
+describe('where a record of the history opens', () => {
+  it('a component in the library, a distribution on the Releases page, anything else by search', () => {
+    expect(recordUrl('component', 'cta/save')).toBe('/library/components/cta%2Fsave');
+    expect(recordUrl('distribution', 'web-app')).toBe('/releases');
+    expect(recordUrl('textItem', 'checkout title')).toBe('/search?q=checkout%20title');
   });
 });

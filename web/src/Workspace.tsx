@@ -14,7 +14,6 @@ import { ReleasesPage } from './ReleasesPage';
 import { can } from './roles';
 import {
   blockUrl,
-  componentUrl,
   type Filters,
   filtersQuery,
   folderUrl,
@@ -22,6 +21,7 @@ import {
   parseFilters,
   parsePlace,
   projectUrl,
+  recordUrl,
 } from './routes';
 import { SearchBox, SearchPage } from './SearchBox';
 import { Settings } from './Settings';
@@ -175,10 +175,7 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
         }}
         {...(record ? { record } : {})}
         onNavigate={(path) => go(path)}
-        // A component opens in the library; a text item is found by search (its project is there).
-        onOpenRecord={(kind, developerId) =>
-          go(kind === 'component' ? componentUrl(developerId) : `/search?q=${encodeURIComponent(developerId)}`)
-        }
+        onOpenRecord={(kind, developerId) => go(recordUrl(kind, developerId))}
         canEdit={canEdit}
       />
     );

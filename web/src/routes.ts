@@ -59,6 +59,16 @@ export const textUrl = (projectId: string, textId: string) => `/projects/${enc(p
 export const folderUrl = (folderId: string | null) => (folderId ? `/library/folders/${enc(folderId)}` : '/library');
 export const componentUrl = (componentId: string) => `/library/components/${enc(componentId)}`;
 
+/**
+ * Where a record of the history opens ("Open" beside it): a component in the library, a
+ * distribution on the Releases page, a text item (and anything else) found by search.
+ */
+export function recordUrl(kind: string, developerId: string): string {
+  if (kind === 'component') return componentUrl(developerId);
+  if (kind === 'distribution') return '/releases';
+  return `/search?q=${encodeURIComponent(developerId)}`;
+}
+
 /** The list filters; every field absent means "no restriction". Combined with AND. */
 export interface Filters {
   status: string[];
