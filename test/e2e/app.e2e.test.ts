@@ -1,9 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres } from '../helpers/database.js';
-import { checkAccessibility, launchChromium, requireBrowserAndApp, SHOTS, scratchDatabase } from './browser.js';
+import { checkAccessibility, launchChromium, requireBrowserAndApp, scratchDatabase, screenshot } from './browser.js';
 import { keyed, type RealServer, startServer } from './server.js';
 
 /**
@@ -12,7 +10,6 @@ import { keyed, type RealServer, startServer } from './server.js';
  * Screenshots of each page go to test-results/ (not committed).
  */
 const PASSWORD = 'e2e admin password';
-let shotSuffix = '';
 
 let server: RealServer;
 let dropScratch = async () => {};
@@ -23,7 +20,6 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     requireBrowserAndApp();
     // Screenshots of the SQLite run; the PostgreSQL run's go beside them.
-    shotSuffix = onPostgres() ? '-postgres' : '';
     const scratch = await scratchDatabase();
     dropScratch = scratch.drop;
     server = await startServer(scratch.url);
@@ -148,7 +144,7 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     const conflict = admin.getByRole('alert').filter({ hasText: 'Someone else changed this text' });
     await conflict.waitFor();
     await expect.poll(() => conflict.textContent()).toContain('Goodbye from them');
-    await admin.screenshot({ path: resolve(SHOTS, `04-conflict${shotSuffix}.png`) });
+    await screenshot(admin, '04-conflict');
     // Both changed the text: the writer chooses, then saves the merged version.
     await conflict.getByRole('radio', { name: 'Keep mine' }).check();
     await conflict.getByRole('button', { name: 'Save merged version' }).click();
@@ -263,7 +259,7 @@ describe('the web app in Chromium', { timeout: 120_000 }, () => {
     await admin.keyboard.press('End');
     await admin.keyboard.type(' login');
     await expect.poll(() => problems.textContent()).toContain('Use "sign in" instead of "login"');
-    await admin.screenshot({ path: resolve(SHOTS, `11-lint${shotSuffix}.png`) });
+    await screenshot(admin, '11-lint');
     // Fixing the text clears the problem, again without saving.
     for (let i = 0; i < 'login'.length; i += 1) await admin.keyboard.press('Backspace');
     await admin.keyboard.type('sign in');

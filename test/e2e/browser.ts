@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { onPostgres, scratchPostgres, tempSqlitePath } from '../helpers/database.js';
 
@@ -94,11 +94,38 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A screenshot of the page under `name` in test-results/, then axe-core: no violation at all, moderate and minor included. */
+/**
+ * Whether the browser tests write a screenshot of each state they check to test-results/: with
+ * `SCREENSHOTS=1`, for looking at the pages. Without it only a failed accessibility check writes
+ * its page's: a full-page screenshot costs about a quarter of a second of Chromium's CPU, a
+ * hundred times a run, for files nobody opens in CI (docs/testing.md).
+ */
+export const SCREENSHOTS = process.env.SCREENSHOTS === '1';
+
+/** A screenshot of a page (the whole page) or of a part of one, under `name` in test-results/. */
+export async function screenshot(
+  target: Page | Locator,
+  name: string,
+  { always = false, fullPage = false }: { always?: boolean; fullPage?: boolean } = {},
+): Promise<void> {
+  if (!SCREENSHOTS && !always) return;
+  const path = resolve(SHOTS, `${name}${onPostgres() ? '-postgres' : ''}.png`);
+  await ('goto' in target ? target.screenshot({ path, fullPage }) : target.screenshot({ path }));
+}
+
+/**
+ * Injects axe-core into the page's document unless it is there already: the app's own navigations
+ * keep the document, and a second injection would parse its half a megabyte again.
+ */
+export async function withAxe(page: Page): Promise<void> {
+  if ((await page.evaluate(() => typeof (globalThis as any).axe)) === 'undefined')
+    await page.addScriptTag({ content: axeSource });
+}
+
+/** axe-core over the page: no violation at all, moderate and minor included; a screenshot of it (see SCREENSHOTS). */
 export async function checkAccessibility(page: Page, name: string): Promise<void> {
-  const suffix = onPostgres() ? '-postgres' : '';
-  await page.screenshot({ path: resolve(SHOTS, `${name}${suffix}.png`), fullPage: true });
-  await page.addScriptTag({ content: axeSource });
+  await screenshot(page, name, { fullPage: true });
+  await withAxe(page);
   const violations = await page.evaluate(async (): Promise<string[]> => {
     // Runs in the page, where axe-core was just injected.
     const page = globalThis as any;
@@ -108,5 +135,6 @@ export async function checkAccessibility(page: Page, name: string): Promise<void
         `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,
     );
   });
+  if (violations.length > 0 && !SCREENSHOTS) await screenshot(page, name, { fullPage: true, always: true });
   expect(violations, `${name}: ${violations.join('; ')}`).toEqual([]);
 }

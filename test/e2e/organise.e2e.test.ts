@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/database.js';
-import { checkAccessibility, SHOTS } from './browser.js';
+import { checkAccessibility, SHOTS, screenshot } from './browser.js';
 import { openStage, type Stage } from './people.js';
 import { keyed, type RealServer } from './server.js';
 
@@ -376,7 +376,7 @@ describe('organising a workspace in Chromium', { timeout: 180_000 }, () => {
       await page.getByRole('region', { name: 'Editing pay-now' }).waitFor();
       await expectNoOverlap(['.sidebar', '.list', '.editor-pane']);
       await expectNoOverlap(['.brand', '.topbar nav', '.search', '.who']);
-      await page.screenshot({ path: resolve(SHOTS, `organise-09-width-${width}${suffix()}.png`) });
+      await screenshot(page, `organise-09-width-${width}`);
     }
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/projects/checkout');

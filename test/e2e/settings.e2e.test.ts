@@ -1,12 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import { resolve } from 'node:path';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres } from '../helpers/database.js';
-import { launchChromium, requireBrowserAndApp, SHOTS, scratchDatabase } from './browser.js';
+import { launchChromium, requireBrowserAndApp, scratchDatabase, screenshot, withAxe } from './browser.js';
 import { keyed, type RealServer, startServer } from './server.js';
 
 /**
@@ -17,7 +13,6 @@ import { keyed, type RealServer, startServer } from './server.js';
  * axe-core on every section. Screenshots go to test-results/ (not committed).
  */
 const PASSWORD = 'settings admin password';
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -53,7 +48,6 @@ let browser: Browser;
 const contexts: BrowserContext[] = [];
 const receiver = startReceiver();
 let receiverUrl = '';
-const shotSuffix = onPostgres() ? '-postgres' : '';
 
 describe('the settings page in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
@@ -101,9 +95,8 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
   /** A screenshot of the section, then axe-core over it: no serious or critical violation. */
   async function checkSection(page: Page, id: string, name: string): Promise<void> {
     const section = page.locator(`#${id}`);
-    await section.screenshot({ path: resolve(SHOTS, `settings-${name}${shotSuffix}.png`) });
-    if ((await page.evaluate(() => typeof (globalThis as any).axe)) === 'undefined')
-      await page.addScriptTag({ content: axeSource });
+    await screenshot(section, `settings-${name}`);
+    await withAxe(page);
     const violations = await page.evaluate(async (selector): Promise<string[]> => {
       const result = await (globalThis as any).axe.run({ include: [selector] }, { runOnly: ['wcag2a', 'wcag2aa'] });
       return result.violations
@@ -361,7 +354,7 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
       .poll(async () => (await problems.count()) > 0 && (await problems.textContent()))
       .toMatch(/Write "sign in", not "login"/);
     expect(await problems.textContent()).toMatch(/cart/);
-    await admin.screenshot({ path: resolve(SHOTS, `settings-lint-in-editor${shotSuffix}.png`) });
+    await screenshot(admin, 'settings-lint-in-editor');
 
     await admin.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Settings' }).click();
     await guides.getByRole('button', { name: 'Delete style guide Voice' }).click();
@@ -598,8 +591,8 @@ describe('the settings page in Chromium', { timeout: 120_000 }, () => {
     expect(await viewer.getByRole('form', { name: 'New API key' }).count()).toBe(1);
     expect(await viewer.getByRole('button', { name: /^(Edit|Delete|Move|Rename) / }).count()).toBe(0);
     expect(await viewer.getByLabel('Role of admin@localhost').count()).toBe(0);
-    await viewer.screenshot({ path: resolve(SHOTS, `settings-viewer${shotSuffix}.png`), fullPage: true });
-    await viewer.addScriptTag({ content: axeSource });
+    await screenshot(viewer, 'settings-viewer', { fullPage: true });
+    await withAxe(viewer);
     const serious = await viewer.evaluate(async () => {
       const result = await (globalThis as any).axe.run((globalThis as any).document, {
         runOnly: ['wcag2a', 'wcag2aa'],

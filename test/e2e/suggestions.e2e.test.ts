@@ -1,8 +1,6 @@
-import { resolve } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { onPostgres } from '../helpers/database.js';
-import { checkAccessibility, SHOTS } from './browser.js';
+import { checkAccessibility, screenshot } from './browser.js';
 import { openReviewStage, type Stage } from './people.js';
 import { keyed, type RealServer } from './server.js';
 
@@ -51,8 +49,7 @@ async function suggest(page: Page, note: string): Promise<void> {
 }
 
 /** A screenshot of one part of the page: the editor pane scrolls on its own, beyond a page's screenshot. */
-const shot = (part: Locator, name: string) =>
-  part.screenshot({ path: resolve(SHOTS, `${name}${onPostgres() ? '-postgres' : ''}.png`) });
+const shot = (part: Locator, name: string) => screenshot(part, name);
 
 const joined = async (item: Locator, tag: 'ins' | 'del') =>
   (await item.locator(`.diff ${tag}`).allTextContents()).join('|').replace(/\[(added|removed): |\]/g, '');
