@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { LRUCache } from 'lru-cache';
 import { DEVELOPER_ID_PATTERN } from './schemas.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under native ESM.
@@ -36,15 +37,33 @@ export function compileStrict<T>(schema: object): (data: unknown) => { value: T 
 }
 
 /**
+ * Validators compiled, by engine and schema (its JSON): Ajv keeps what it compiled by the schema
+ * object, and the routes' schemas reach it as new objects for each app that is built, so the
+ * same schema was compiled again by every app of a process (the test suite builds hundreds) and
+ * by every route that shares it. Bounded, although the API has a fixed set of schemas.
+ */
+const compiledValidators = new LRUCache<string, ValidateFunction>({ max: 4096 });
+
+function compileOnce(engine: 'body' | 'query', schema: object): ValidateFunction {
+  const key = `${engine}:${JSON.stringify(schema)}`;
+  let compiled = compiledValidators.get(key);
+  if (!compiled) {
+    compiled = (engine === 'body' ? bodyAjv : queryAjv).compile(schema);
+    compiledValidators.set(key, compiled);
+  }
+  return compiled;
+}
+
+/**
  * Validators are compiled on a route's first request rather than at start-up: compiling every
  * schema of the API up front is most of what a start costs, and most routes a process serves
  * see only a few request shapes.
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
+  const engine = httpPart === 'body' ? 'body' : 'query';
   let compiled: ValidateFunction | undefined;
   const validate = (data: unknown) => {
-    compiled ??= ajv.compile(schema as object);
+    compiled ??= compileOnce(engine, schema as object);
     const valid = compiled(data);
     validate.errors = compiled.errors;
     return valid;
