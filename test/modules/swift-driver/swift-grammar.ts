@@ -91,8 +91,12 @@ export interface SwiftAccessor {
   doc: string[];
 }
 
-function literalArgument(call: Parser.SyntaxNode, label: string | null): string {
-  const args = call.descendantsOfType('value_arguments')[0]?.namedChildren ?? [];
+/** The arguments of a call, once: each read of a node's children builds their objects again. */
+function argumentsOf(call: Parser.SyntaxNode): Parser.SyntaxNode[] {
+  return call.descendantsOfType('value_arguments')[0]?.namedChildren ?? [];
+}
+
+function literalArgument(call: Parser.SyntaxNode, args: Parser.SyntaxNode[], label: string | null): string {
   const arg = args.find((a) => (a.childForFieldName('name')?.text ?? null) === label);
   const value = arg?.childForFieldName('value');
   if (value?.type !== 'line_string_literal') throw new Error(`no literal ${label} in ${call.text}`);
@@ -116,39 +120,43 @@ export function accessorsOf(source: string): SwiftAccessor[] {
     (n) => n.type === 'class_declaration' && n.childForFieldName('name')?.text === 'Ditto',
   );
   if (!ditto) throw new Error('no struct Ditto');
-  const functions = ditto.descendantsOfType('function_declaration');
-  return functions
-    .filter((fn) => fn.children.some((c) => c.type === '->') && fn.children.at(-2)?.text === 'String')
-    .map((fn) => {
-      const parameters: SwiftParameter[] = [];
-      fn.children.forEach((child, i) => {
-        if (child.type !== 'parameter') return;
-        const names = child.namedChildren.filter((c) => c.type === 'simple_identifier').map((c) => c.text);
-        const type = child.namedChildren.at(-1)?.text ?? '';
-        const next = fn.children[i + 1];
-        const defaultValue = next?.type === '=' ? (fn.children[i + 2]?.text ?? null) : null;
-        parameters.push({ label: names[0] ?? '', name: names.at(-1) ?? '', type, defaultValue });
-      });
-      const body = fn.childForFieldName('body');
-      const lookup = body?.descendantsOfType('call_expression').find((c) => c.child(0)?.text === 'NSLocalizedString');
-      if (!lookup) throw new Error(`no NSLocalizedString in ${fn.text}`);
-      const outer = lookup.parent?.parent?.parent?.parent;
-      const formatArguments =
-        outer?.type === 'call_expression' && outer.child(0)?.text === 'String.localizedStringWithFormat'
-          ? (outer
-              .descendantsOfType('value_arguments')[0]
-              ?.namedChildren.slice(1)
-              .map((a) => a.text) ?? [])
-          : null;
-      return {
-        name: fn.childForFieldName('name')?.text ?? '',
-        parameters,
-        returnType: 'String',
-        key: literalArgument(lookup, null),
-        table: literalArgument(lookup, 'tableName'),
-        comment: literalArgument(lookup, 'comment'),
-        formatArguments,
-        doc: docAbove(fn),
-      };
+  // A node's `children` and `namedChildren` build new objects for every child at each read (the
+  // tree lives in the native addon): each is read once per node here.
+  const functions = ditto
+    .descendantsOfType('function_declaration')
+    .map((fn) => ({ fn, children: fn.children }))
+    .filter(({ children }) => children.some((c) => c.type === '->') && children.at(-2)?.text === 'String');
+  return functions.map(({ fn, children }) => {
+    const parameters: SwiftParameter[] = [];
+    children.forEach((child, i) => {
+      if (child.type !== 'parameter') return;
+      const named = child.namedChildren;
+      const names = named.filter((c) => c.type === 'simple_identifier').map((c) => c.text);
+      const type = named.at(-1)?.text ?? '';
+      const next = children[i + 1];
+      const defaultValue = next?.type === '=' ? (children[i + 2]?.text ?? null) : null;
+      parameters.push({ label: names[0] ?? '', name: names.at(-1) ?? '', type, defaultValue });
     });
+    const body = fn.childForFieldName('body');
+    const lookup = body?.descendantsOfType('call_expression').find((c) => c.child(0)?.text === 'NSLocalizedString');
+    if (!lookup) throw new Error(`no NSLocalizedString in ${fn.text}`);
+    const outer = lookup.parent?.parent?.parent?.parent;
+    const formatArguments =
+      outer?.type === 'call_expression' && outer.child(0)?.text === 'String.localizedStringWithFormat'
+        ? argumentsOf(outer)
+            .slice(1)
+            .map((a) => a.text)
+        : null;
+    const args = argumentsOf(lookup);
+    return {
+      name: fn.childForFieldName('name')?.text ?? '',
+      parameters,
+      returnType: 'String',
+      key: literalArgument(lookup, args, null),
+      table: literalArgument(lookup, args, 'tableName'),
+      comment: literalArgument(lookup, args, 'comment'),
+      formatArguments,
+      doc: docAbove(fn),
+    };
+  });
 }
