@@ -67,6 +67,14 @@ function start(args: string[], env: Record<string, string> = {}): Server {
   return { child, output: () => output, exited };
 }
 
+/**
+ * How long a start may take before a test fails with the process's output: a minute. A start is
+ * about 2 s of CPU, but CI runs two suites side by side while it compiles the addons of another
+ * Node version, and there a start took over 20 s (both suites of that stage failed so, on
+ * 29 November 2026, on a slow machine). Waiting longer only delays a failure.
+ */
+const START_MS = 60_000;
+
 /** Waits until the server answers /healthz at `base`, or fails with its output. */
 async function ready(server: Server, base: string): Promise<void> {
   await waitFor(
@@ -79,7 +87,7 @@ async function ready(server: Server, base: string): Promise<void> {
       }
     },
     'the server to answer /healthz',
-    { timeoutMs: 20_000, everyMs: 50 },
+    { timeoutMs: START_MS, everyMs: 50 },
   ).catch((error: Error) => {
     throw new Error(`${error.message}; its output:\n${server.output()}`);
   });
@@ -87,7 +95,7 @@ async function ready(server: Server, base: string): Promise<void> {
 
 /** Waits until the server's output matches `pattern`, or fails with the output. */
 const printed = (server: Server, pattern: RegExp) =>
-  waitFor(() => pattern.test(server.output()), `output matching ${pattern}`, { timeoutMs: 20_000 }).catch(
+  waitFor(() => pattern.test(server.output()), `output matching ${pattern}`, { timeoutMs: START_MS }).catch(
     (error: Error) => {
       throw new Error(`${error.message}; the output:\n${server.output()}`);
     },
@@ -102,7 +110,7 @@ const get = (base: string, path: string, authorization: string) =>
   fetch(`${base}${path}`, { headers: { authorization } });
 
 // Each test starts real processes, which is slow on a loaded machine.
-describe('copydesk serve', { timeout: 90_000 }, () => {
+describe('copydesk serve', { timeout: 4 * START_MS }, () => {
   let firstKey = '';
 
   it('on an empty database creates a workspace, a user and a key, prints the key once, and stops on SIGTERM', async () => {
@@ -237,7 +245,7 @@ describe('copydesk serve', { timeout: 90_000 }, () => {
             .filter((line) => line.trim() !== '')
             .map((line) => JSON.parse(line) as Record<string, unknown>)
         : [];
-    await waitFor(() => lines().length >= 2, 'two lines of the event-loop report', { timeoutMs: 20_000 });
+    await waitFor(() => lines().length >= 2, 'two lines of the event-loop report', { timeoutMs: START_MS });
     await stop(server);
     const written = lines();
     const last = written.at(-1) ?? {};
