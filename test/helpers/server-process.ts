@@ -75,6 +75,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
   child.stderr?.on('data', (chunk) => (output += String(chunk)));
   const origin = `http://127.0.0.1:${port}`;
+  // A minute: CI runs two suites side by side, at times while it compiles addons, and a start of
+  // about 2 s of CPU then took over 20 s (test/cli/first-start.test.ts says when).
   await waitFor(
     async () => {
       if (child.exitCode !== null) throw new Error('the server exited early');
@@ -85,7 +87,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       }
     },
     'the server to answer /readyz',
-    { timeoutMs: 30_000, everyMs: 50 },
+    { timeoutMs: 60_000, everyMs: 50 },
   ).catch((error: Error) => {
     throw new Error(`server did not start (${error.message}):\n${output}`);
   });
