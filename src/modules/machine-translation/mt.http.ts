@@ -83,63 +83,86 @@ export async function postJson(
     } else callback(null, target.address, target.family);
   };
   const protocol = url.protocol as 'http:' | 'https:';
-  return new Promise<ProviderResponse>((resolve, reject) => {
-    let settled = false;
-    const fail = (error: ProviderUnreachable) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      reject(error);
-    };
-    const request = (protocol === 'https:' ? https : http).request(
-      {
-        protocol,
-        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
-        headers: {
-          ...options.headers,
-          'content-type': 'application/json',
-          accept: 'application/json',
-          'content-length': String(Buffer.byteLength(body)),
+  // A kept-alive socket that the provider closed while it was idle fails the next request sent on
+  // it at once (ECONNRESET) before the provider read it: that request is sent once more, on a new
+  // socket, as Node's documentation of `request.reusedSocket` advises.
+  const attempt = (mayResend: boolean): Promise<ProviderResponse> =>
+    new Promise<ProviderResponse>((resolve, reject) => {
+      let settled = false;
+      let responded = false;
+      const fail = (error: ProviderUnreachable) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(error);
+      };
+      const request = (protocol === 'https:' ? https : http).request(
+        {
+          protocol,
+          hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+          port: url.port || undefined,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers: {
+            ...options.headers,
+            'content-type': 'application/json',
+            accept: 'application/json',
+            'content-length': String(Buffer.byteLength(body)),
+          },
+          // The second attempt on a socket of its own, never another kept one.
+          agent: mayResend ? agents[protocol] : false,
+          lookup: pinned,
         },
-        agent: agents[protocol],
-        lookup: pinned,
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        let kept = 0;
-        response.on('data', (chunk: Buffer) => {
-          kept += chunk.length;
-          if (kept > RESPONSE_BYTES) {
-            response.destroy();
-            fail(new ProviderUnreachable('the answer is larger than 4 MiB', false));
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on('end', () => {
-          if (settled) return;
+        (response) => {
+          responded = true;
+          const chunks: Buffer[] = [];
+          let kept = 0;
+          response.on('data', (chunk: Buffer) => {
+            kept += chunk.length;
+            if (kept > RESPONSE_BYTES) {
+              response.destroy();
+              fail(new ProviderUnreachable('the answer is larger than 4 MiB', false));
+              return;
+            }
+            chunks.push(chunk);
+          });
+          response.on('end', () => {
+            if (settled) return;
+            settled = true;
+            clearTimeout(timer);
+            resolve({
+              status: response.statusCode ?? 0,
+              retryAfter: retryAfterSeconds(response.headers['retry-after']),
+              body: Buffer.concat(chunks).toString('utf8'),
+            });
+          });
+          response.on('error', (error) => fail(new ProviderUnreachable(error.message, false)));
+        },
+      );
+      const timer = setTimeout(
+        () => {
+          request.destroy();
+          fail(new ProviderUnreachable(`no answer within ${options.timeoutMs} ms`, true));
+        },
+        Math.max(1, deadline - Date.now()),
+      );
+      request.on('error', (error: NodeJS.ErrnoException) => {
+        if (
+          mayResend &&
+          !settled &&
+          !responded &&
+          request.reusedSocket &&
+          error.code === 'ECONNRESET' &&
+          Date.now() < deadline
+        ) {
           settled = true;
           clearTimeout(timer);
-          resolve({
-            status: response.statusCode ?? 0,
-            retryAfter: retryAfterSeconds(response.headers['retry-after']),
-            body: Buffer.concat(chunks).toString('utf8'),
-          });
-        });
-        response.on('error', (error) => fail(new ProviderUnreachable(error.message, false)));
-      },
-    );
-    const timer = setTimeout(
-      () => {
-        request.destroy();
-        fail(new ProviderUnreachable(`no answer within ${options.timeoutMs} ms`, true));
-      },
-      Math.max(1, deadline - Date.now()),
-    );
-    request.on('error', (error) => fail(new ProviderUnreachable(error.message, false)));
-    request.end(body);
-  });
+          resolve(attempt(false));
+          return;
+        }
+        fail(new ProviderUnreachable(error.message, false));
+      });
+      request.end(body);
+    });
+  return attempt(true);
 }
