@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { refusedAddress } from '../webhooks/index.js';
+import { postTarget, refusedAddress } from '../webhooks/index.js';
 
 /**
  * One JSON POST to a provider, under the webhooks' outbound-address policy: the host is resolved
@@ -98,11 +98,7 @@ export async function postJson(
       };
       const request = (protocol === 'https:' ? https : http).request(
         {
-          protocol,
-          hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-          port: url.port || undefined,
-          path: `${url.pathname}${url.search}`,
-          method: 'POST',
+          ...postTarget(url),
           headers: {
             ...options.headers,
             'content-type': 'application/json',

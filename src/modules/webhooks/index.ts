@@ -12,7 +12,7 @@ import { createWebhooksService, type WebhooksService } from './webhooks.service.
 import { createWebhookWorker, type WebhookWorker } from './webhooks.worker.js';
 
 /** The outbound-address policy and the sealing of secrets at rest, which machine translation shares. */
-export { invalidUrl, refusedAddress } from './webhooks.address.js';
+export { invalidUrl, postTarget, refusedAddress } from './webhooks.address.js';
 export { openKey, sealKey } from './webhooks.secret.js';
 export { EVENT_NAMES, type EventName } from './webhooks.types.js';
 export type { WebhookWorker };

@@ -60,3 +60,14 @@ export function invalidUrl(raw: string): string | null {
   if (url.hostname === '') return 'the URL has no host';
   return null;
 }
+
+/** Where a POST to `url` goes, as `http.request` takes it: an IPv6 host without its brackets. */
+export function postTarget(url: URL) {
+  return {
+    protocol: url.protocol as 'http:' | 'https:',
+    hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
+    port: url.port || undefined,
+    path: `${url.pathname}${url.search}`,
+    method: 'POST',
+  };
+}

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { isIP } from 'node:net';
-import { refusedAddress } from './webhooks.address.js';
+import { postTarget, refusedAddress } from './webhooks.address.js';
 
 /**
  * One POST of a signed body. The host is resolved here, every address it has is checked, and the
@@ -74,11 +74,7 @@ export async function postSigned(
     };
     const request = (protocol === 'https:' ? https : http).request(
       {
-        protocol,
-        hostname: url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname,
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
-        method: 'POST',
+        ...postTarget(url),
         headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
         agent: agents[protocol],
         lookup: pinned,
