@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createWorkspace, setupApp } from '../../helpers/app.js';
 import { driver, post } from './helpers.js';
-import { accessorsOf } from './swift-grammar.js';
+import { accessorNamesOf } from './swift-grammar.js';
 
 // A library larger than any argument list a call can take: the driver is built with loops, never
 // by spreading the accessors' lines into a call ("Maximum call stack size exceeded" at 14,001).
@@ -21,9 +21,9 @@ describe('POST /v2/cli/swiftDriver with a large library', () => {
   it('answers one accessor per component, in developer ID order', { timeout: 120_000 }, async () => {
     const res = await driver(ctx.app, '/v2/cli/swiftDriver', ws.key, {});
     expect(res.status, res.raw.body.slice(0, 200)).toBe(200);
-    const accessors = accessorsOf(res.raw.body);
-    expect(accessors).toHaveLength(COMPONENTS);
-    expect(accessors[0]?.name).toBe('key00000');
-    expect(accessors[COMPONENTS - 1]?.name).toBe(`key${pad(COMPONENTS - 1)}`);
+    // Every accessor's name, in order: what the driver's size could break. What an accessor holds
+    // is decoded whole in the other driver tests, on libraries of a readable size.
+    const names = accessorNamesOf(res.raw.body);
+    expect(names).toEqual(Array.from({ length: COMPONENTS }, (_, i) => `key${pad(i)}`));
   });
 });

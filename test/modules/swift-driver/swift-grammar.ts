@@ -113,20 +113,36 @@ function docAbove(node: Parser.SyntaxNode): string[] {
   return lines;
 }
 
-/** The static functions of `struct Ditto` that return a `String`: the accessors. */
-export function accessorsOf(source: string): SwiftAccessor[] {
-  const root = parseSwift(source).rootNode;
+/**
+ * The functions of `struct Ditto` that return a `String`, each with its children. A node's
+ * `children` and `namedChildren` build new objects for every child at each read (the tree lives
+ * in the native addon): each is read once per node here.
+ */
+function stringFunctions(root: Parser.SyntaxNode): { fn: Parser.SyntaxNode; children: Parser.SyntaxNode[] }[] {
   const ditto = root.namedChildren.find(
     (n) => n.type === 'class_declaration' && n.childForFieldName('name')?.text === 'Ditto',
   );
   if (!ditto) throw new Error('no struct Ditto');
-  // A node's `children` and `namedChildren` build new objects for every child at each read (the
-  // tree lives in the native addon): each is read once per node here.
-  const functions = ditto
+  return ditto
     .descendantsOfType('function_declaration')
     .map((fn) => ({ fn, children: fn.children }))
     .filter(({ children }) => children.some((c) => c.type === '->') && children.at(-2)?.text === 'String');
-  return functions.map(({ fn, children }) => {
+}
+
+/**
+ * The accessors' names alone, in order, for a driver too large to decode whole in a test (tens
+ * of thousands of accessors): the same grammar and the same functions as `accessorsOf`, and the
+ * whole tree free of syntax errors.
+ */
+export function accessorNamesOf(source: string): string[] {
+  const root = parseSwift(source).rootNode;
+  if (root.hasError) throw new Error('the driver has syntax errors');
+  return stringFunctions(root).map(({ fn }) => fn.childForFieldName('name')?.text ?? '');
+}
+
+/** The static functions of `struct Ditto` that return a `String`: the accessors. */
+export function accessorsOf(source: string): SwiftAccessor[] {
+  return stringFunctions(parseSwift(source).rootNode).map(({ fn, children }) => {
     const parameters: SwiftParameter[] = [];
     children.forEach((child, i) => {
       if (child.type !== 'parameter') return;
