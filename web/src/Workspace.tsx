@@ -28,10 +28,10 @@ import { Settings } from './Settings';
 import { TextsPage } from './TextsPage';
 import { useToast } from './Toast';
 import { confirmLeave } from './unsaved';
-import { useWorkspaceData } from './useWorkspaceData';
+import { PARTS_OF_KIND, useWorkspaceData } from './useWorkspaceData';
 
-/** Changes of these kinds change what `useWorkspaceData` or the sidebar's blocks hold. */
-const WORKSPACE_KINDS = new Set(['project', 'base', 'block', 'folder', 'variant', 'variable', 'statuses', 'user']);
+/** The kinds of write after which the open project's blocks are read again. */
+const BLOCK_KINDS = new Set(['project', 'base', 'block']);
 
 export type Source = { kind: 'project'; id: string } | { kind: 'folder'; id: string | null };
 
@@ -123,13 +123,17 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
     return () => live.stop();
   }, []);
   useLiveChanges((write) => {
-    const everything = write === null || write.truncated;
     void refresher.current();
-    // The sidebar's and the settings' reads follow writes of what they show.
-    if (everything || write.changes.some((c) => WORKSPACE_KINDS.has(c.kind))) {
+    // The sidebar's and the settings' reads follow writes of what they show: only the lists
+    // that the write's kinds may have changed (all of them after a reset).
+    if (write === null || write.truncated) {
       data.reload();
       setBlocksRound((r) => r + 1);
+      return;
     }
+    const parts = new Set(write.changes.flatMap((c) => PARTS_OF_KIND[c.kind] ?? []));
+    if (parts.size > 0) data.reload([...parts]);
+    if (write.changes.some((c) => BLOCK_KINDS.has(c.kind))) setBlocksRound((r) => r + 1);
   });
 
   const setFilters = (next: Filters) => {
@@ -265,7 +269,7 @@ export function Workspace({ session, onSignOut }: { session: Session; onSignOut:
       {data.error && (
         <div role="alert" className="error">
           The workspace could not be read: {data.error}{' '}
-          <button type="button" onClick={data.reload}>
+          <button type="button" onClick={() => data.reload()}>
             Try again
           </button>
         </div>

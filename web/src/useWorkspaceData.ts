@@ -1,26 +1,60 @@
-import { useEffect, useRef, useState } from 'react';
-import { api } from './api';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { getIfChanged } from './api';
 
-export interface WorkspaceData {
+interface Parts {
   projects: { id: string; name: string }[];
   folders: { id: string; name: string; parentId: string | null }[];
   variants: { id: string; name: string; description: string; localeCode: string | null }[];
   variables: { id: string; name: string; type: string; data: unknown }[];
   statuses: { id: string; name: string }[];
   users: { email: string; name: string; role: string }[];
+}
+
+/** One of the workspace's lists that every page may need. */
+export type WorkspacePart = keyof Parts;
+
+export interface WorkspaceData extends Parts {
   /** Whether the first read has answered (an empty list then means there is none). */
   loaded?: boolean;
   /** Why the last read failed, until a read succeeds. */
   error: string | null;
-  reload: () => void;
+  /** Reads these lists again (all of them when none is named). */
+  reload: (parts?: readonly WorkspacePart[]) => void;
 }
 
-/** What every page needs of the workspace, read once and again on `reload`. */
+const PATHS: Readonly<Record<WorkspacePart, string>> = {
+  projects: 'projects',
+  folders: 'componentFolders',
+  variants: 'variants',
+  variables: 'variables',
+  statuses: 'statuses',
+  users: 'users',
+};
+const ALL = Object.keys(PATHS) as WorkspacePart[];
+
+/**
+ * The lists a write of each kind of the change log (docs/events.md) may change: what the live
+ * stream makes the app read again. A project's base (its developer mode) is in the projects list.
+ */
+export const PARTS_OF_KIND: Readonly<Record<string, readonly WorkspacePart[]>> = {
+  project: ['projects'],
+  base: ['projects'],
+  folder: ['folders'],
+  variant: ['variants'],
+  variable: ['variables'],
+  statuses: ['statuses'],
+  user: ['users'],
+};
+
+/**
+ * What every page needs of the workspace, read once and again on `reload`. Each list is read
+ * conditionally (its ETag): one the server answers unchanged keeps its array, so nothing that
+ * shows it renders again, and a reload names the lists a write may have changed.
+ */
 export function useWorkspaceData(): WorkspaceData {
-  const [round, setRound] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(false);
-  const [data, setData] = useState<Omit<WorkspaceData, 'reload' | 'error' | 'loaded'>>({
+  const [parts, setParts] = useState<Parts>({
     projects: [],
     folders: [],
     variants: [],
@@ -28,26 +62,41 @@ export function useWorkspaceData(): WorkspaceData {
     statuses: [],
     users: [],
   });
-  // The round last asked for: an answer of an earlier round arriving after a later one was asked
-  // (a live reload that left before a write and lands after it) would show what that write changed back.
-  const asked = useRef(0);
-  useEffect(() => {
-    asked.current = round;
-    Promise.all([
-      api.get<WorkspaceData['projects']>('projects'),
-      api.get<WorkspaceData['folders']>('componentFolders'),
-      api.get<WorkspaceData['variants']>('variants'),
-      api.get<WorkspaceData['variables']>('variables'),
-      api.get<WorkspaceData['statuses']>('statuses'),
-      api.get<WorkspaceData['users']>('users'),
-    ])
-      .then(([projects, folders, variants, variables, statuses, users]) => {
-        if (round !== asked.current) return;
-        setData({ projects, folders, variants, variables, statuses, users });
+  // The read of each list last asked for: an answer of an earlier read arriving after a later one
+  // was asked (a live reload that left before a write and lands after it) would show what that
+  // write changed back.
+  const asked = useRef<Record<WorkspacePart, number>>({
+    projects: 0,
+    folders: 0,
+    variants: 0,
+    variables: 0,
+    statuses: 0,
+    users: 0,
+  });
+  const etags = useRef<Partial<Record<WorkspacePart, string | null>>>({});
+  const reload = useCallback((wanted: readonly WorkspacePart[] = ALL) => {
+    const reads = wanted.map((part) => {
+      const round = ++asked.current[part];
+      return getIfChanged<Parts[typeof part]>(PATHS[part], etags.current[part] ?? null).then((read) => ({
+        part,
+        round,
+        read,
+      }));
+    });
+    Promise.all(reads)
+      .then((answers) => {
+        const changed: Partial<Record<WorkspacePart, unknown>> = {};
+        for (const { part, round, read } of answers) {
+          if (round !== asked.current[part] || read === null) continue;
+          etags.current[part] = read.etag;
+          changed[part] = read.data;
+        }
+        if (Object.keys(changed).length > 0) setParts((before) => ({ ...before, ...(changed as Partial<Parts>) }));
         setError(null);
         setLoaded(true);
       })
       .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
-  }, [round]);
-  return { ...data, error, loaded, reload: () => setRound((r) => r + 1) };
+  }, []);
+  useEffect(() => reload(), [reload]);
+  return useMemo(() => ({ ...parts, error, loaded, reload }), [parts, error, loaded, reload]);
 }

@@ -32,13 +32,13 @@ export function People({ admin, me, data }: { admin: boolean; me: string; data: 
       });
       setLink({ email: r.email, url: r.passwordLink, emailed: r.emailed ? 'an invitation' : null });
       formElement.reset();
-      data.reload();
+      data.reload(['users']);
     });
   };
   const setRole = (email: string, role: string) =>
     change.run(async () => {
       await api.patch(`users/${encodeURIComponent(email)}`, { role });
-      data.reload();
+      data.reload(['users']);
     });
   const newLink = (email: string) =>
     change.run(async () => {
@@ -102,7 +102,7 @@ export function People({ admin, me, data }: { admin: boolean; me: string; data: 
                       onConfirm={() =>
                         change.run(async () => {
                           await api.delete(`users/${encodeURIComponent(u.email)}`);
-                          data.reload();
+                          data.reload(['users']);
                         })
                       }
                     />

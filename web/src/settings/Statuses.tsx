@@ -47,7 +47,7 @@ export function Statuses({ data, admin }: { data: WorkspaceData; admin: boolean 
     );
     if (ok) {
       setSaved(next);
-      data.reload();
+      data.reload(['statuses']);
     }
     return ok;
   };

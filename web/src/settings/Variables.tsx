@@ -128,7 +128,7 @@ export function Variables({ data, canEdit }: { data: WorkspaceData; canEdit: boo
     );
     if (ok) {
       formElement.reset();
-      data.reload();
+      data.reload(['variables']);
     }
   };
 
@@ -143,7 +143,7 @@ export function Variables({ data, canEdit }: { data: WorkspaceData; canEdit: boo
                 variable={v}
                 onDone={() => {
                   setEditing(null);
-                  data.reload();
+                  data.reload(['variables']);
                 }}
               />
             </li>
@@ -161,7 +161,7 @@ export function Variables({ data, canEdit }: { data: WorkspaceData; canEdit: boo
                     what={v.id}
                     onConfirm={async () => {
                       const ok = await remove.run(() => api.delete('variables', { developerIds: [v.id] }));
-                      if (ok) data.reload();
+                      if (ok) data.reload(['variables']);
                       return ok;
                     }}
                   />

@@ -31,7 +31,7 @@ export function Variants({ data, canEdit }: { data: WorkspaceData; canEdit: bool
     );
     if (ok) {
       formElement.reset();
-      data.reload();
+      data.reload(['variants']);
     }
   };
 
@@ -46,7 +46,7 @@ export function Variants({ data, canEdit }: { data: WorkspaceData; canEdit: bool
                 variant={v}
                 onDone={() => {
                   setEditing(null);
-                  data.reload();
+                  data.reload(['variants']);
                 }}
               />
             </li>
@@ -66,7 +66,7 @@ export function Variants({ data, canEdit }: { data: WorkspaceData; canEdit: bool
                     what={v.name}
                     onConfirm={async () => {
                       const ok = await remove.run(() => api.delete('variants', { developerIds: [v.id] }));
-                      if (ok) data.reload();
+                      if (ok) data.reload(['variants']);
                       return ok;
                     }}
                   />
