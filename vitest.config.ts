@@ -11,8 +11,10 @@ export default defineConfig({
     // expect.poll waits for something the test cannot await: a webhook worker's next round, a
     // page re-rendering after a fetch. Its default of 1 s is shorter than one round on a loaded
     // 2-core machine (25 webhook deliveries took longer in CI); waiting longer only delays a
-    // failure, it never lets a wrong value pass.
-    expect: { poll: { timeout: 10_000 } },
+    // failure, it never lets a wrong value pass. It asks every 200 ms, not every 50: in the
+    // browser files each ask is a DevTools round trip that queries the page again, and on a loaded
+    // machine one wait took many (the browser files' CPU, 2 workers: 213 s at 50 ms, 203 s at 200).
+    expect: { poll: { timeout: 10_000, interval: 200 } },
     hookTimeout: 60_000,
     // One test file per core. Vitest's default (cores - 1) is a single worker on CI's 2 cores, so
     // the files ran one after another and a core sat idle while a test waited on PostgreSQL, a

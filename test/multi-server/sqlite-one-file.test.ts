@@ -1,5 +1,5 @@
 import { Agent, request } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempSqlitePath } from '../helpers/database.js';
 import { operatorOn, type ServerProcess, startServerProcess, workspaceWithKey } from '../helpers/server-process.js';
 
@@ -30,15 +30,26 @@ function send(
 
 // Two server processes on one SQLite file: whatever one acknowledged, the other serves on the
 // next request, never a 304 or a kept body from before. Runs whatever DATABASE_URL says.
+// The two servers are shared by the tests (a start is about 2 s of CPU); each test writes names
+// of its own, so neither sees the other's writes as fresh.
 describe('two servers on one SQLite file', { timeout: 120_000 }, () => {
-  it('a write acknowledged by one is seen by the next read on the other', async () => {
+  let a: ServerProcess;
+  let b: ServerProcess;
+  let key = '';
+  beforeAll(async () => {
     const path = tempSqlitePath('copydesk-multi-');
     const operator = await operatorOn(path);
-    const { key } = await workspaceWithKey(operator);
-    const [a, b] = await Promise.all([
+    ({ key } = await workspaceWithKey(operator));
+    [a, b] = await Promise.all([
       startServerProcess({ DATABASE_URL: path }),
       startServerProcess({ DATABASE_URL: path }),
     ]);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+  });
+
+  it('a write acknowledged by one is seen by the next read on the other', async () => {
     // Another client keeps B busy, so B has always just looked at the database when the read comes.
     let busy = true;
     const background = (async () => {
@@ -61,19 +72,11 @@ describe('two servers on one SQLite file', { timeout: 120_000 }, () => {
     busy = false;
     await background;
     expect(stale).toEqual([]);
-    await Promise.all([a.stop(), b.stop()]);
   });
 
   // Requests that reach a server together share one look at the database; each must still see
   // every write acknowledged before it was sent, whatever else was in flight when it arrived.
   it('a burst of conditional reads sent after a write on the other server are all fresh', async () => {
-    const path = tempSqlitePath('copydesk-multi-');
-    const operator = await operatorOn(path);
-    const { key } = await workspaceWithKey(operator);
-    const [a, b] = await Promise.all([
-      startServerProcess({ DATABASE_URL: path }),
-      startServerProcess({ DATABASE_URL: path }),
-    ]);
     const loadAgent = new Agent({ keepAlive: true, maxSockets: 8 });
     const poll = (etag?: string) =>
       new Promise<{ status: number; text: string }>((resolve, reject) => {
@@ -114,6 +117,5 @@ describe('two servers on one SQLite file', { timeout: 120_000 }, () => {
     await Promise.all(background);
     loadAgent.destroy();
     expect(stale).toEqual([]);
-    await Promise.all([a.stop(), b.stop()]);
   });
 });
