@@ -54,25 +54,13 @@ export const PARTS_OF_KIND: Readonly<Record<string, readonly WorkspacePart[]>> =
 export function useWorkspaceData(): WorkspaceData {
   const [error, setError] = useState<string | null>(null);
   const [loaded, setLoaded] = useState(false);
-  const [parts, setParts] = useState<Parts>({
-    projects: [],
-    folders: [],
-    variants: [],
-    variables: [],
-    statuses: [],
-    users: [],
-  });
+  const [parts, setParts] = useState<Parts>(
+    () => Object.fromEntries(ALL.map((part) => [part, []])) as unknown as Parts,
+  );
   // The read of each list last asked for: an answer of an earlier read arriving after a later one
   // was asked (a live reload that left before a write and lands after it) would show what that
   // write changed back.
-  const asked = useRef<Record<WorkspacePart, number>>({
-    projects: 0,
-    folders: 0,
-    variants: 0,
-    variables: 0,
-    statuses: 0,
-    users: 0,
-  });
+  const asked = useRef(Object.fromEntries(ALL.map((part) => [part, 0])) as Record<WorkspacePart, number>);
   const etags = useRef<Partial<Record<WorkspacePart, string | null>>>({});
   const reload = useCallback((wanted: readonly WorkspacePart[] = ALL) => {
     const reads = wanted.map((part) => {
