@@ -24,6 +24,7 @@ import { documentTransportStatuses } from './http/openapi.js';
 import { registerRateLimits } from './http/rate-limit.js';
 import { ErrorResponse } from './http/schemas.js';
 import { registerStorableText } from './http/storable-text.js';
+import { endUnusedConnectionsOnClose } from './http/unused-connections.js';
 import { validatorCompiler } from './http/validation.js';
 import { appNavigationUrl, registerWebApp } from './http/web-app.js';
 import { keysRoutes } from './modules/accounts/keys.routes.js';
@@ -179,6 +180,7 @@ export async function buildApp(deps: AppDeps) {
       : {}),
   }).withTypeProvider<TypeBoxTypeProvider>();
   capConnectionsPerAddress(app.server, config.maxConnectionsPerAddress, isTrustedProxy(config.trustProxy));
+  endUnusedConnectionsOnClose(app);
 
   // Every route under /v2 takes an API key (the raw `Authorization` value) unless it is listed
   // here. This is the one place that decides it; it runs before any plugin looks at a route.

@@ -216,3 +216,38 @@ describe('open connections per client address', () => {
     }
   });
 });
+
+describe('a closing server', () => {
+  it('ends the connections that have sent nothing yet and the idle ones, so it never waits for a client', async () => {
+    // Every limit a minute long: only the close itself can end these connections within the test.
+    const closing = await setupApp({
+      timeouts: { headersMs: 60_000, requestMs: 60_000, idleMs: 60_000, keepAliveMs: 60_000 },
+    });
+    await closing.app.listen({ host: '127.0.0.1', port: 0 });
+    const { port: closingPort } = closing.app.server.address() as { port: number };
+    const open = () =>
+      new Promise<Socket>((resolve, reject) => {
+        const socket = connect(closingPort, '127.0.0.1');
+        sockets.add(socket);
+        socket.on('error', () => {});
+        socket.once('connect', () => resolve(socket));
+        socket.once('error', reject);
+      });
+    const ended = (socket: Socket) => new Promise<void>((resolve) => socket.once('close', () => resolve()));
+    // A connection a client opened and has not used (a browser's preconnect)...
+    const unused = await open();
+    // ...and one kept alive after its answer.
+    const idle = await open();
+    await new Promise<void>((resolve) => {
+      let data = '';
+      idle.on('data', (chunk) => {
+        data += String(chunk);
+        if (data.includes('\r\n\r\n')) resolve();
+      });
+      idle.write('GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    });
+    // Before, the close waited for the client to give up the unused connection: here, never.
+    await Promise.all([closing.app.close(), ended(unused), ended(idle)]);
+    expect(unused.destroyed && idle.destroyed).toBe(true);
+  });
+});
