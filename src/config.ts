@@ -153,6 +153,8 @@ export interface EventsConfig {
   readonly maxStreams: number;
   /** A stream ends after this long (the client reconnects with Last-Event-ID, authenticated again). */
   readonly streamMaxMs: number;
+  /** How long a browser waits before it reconnects a dropped stream (the stream's `retry:` field). */
+  readonly retryMs: number;
   /** How often the workspaces with open streams are checked for commits nobody announced here. */
   readonly pollMs: number;
   /** How long a text stays "open" after its tab's last heartbeat. */
@@ -349,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       heartbeatMs: integer(env, 'EVENTS_HEARTBEAT_MS', 15_000, 10),
       maxStreams: integer(env, 'EVENTS_MAX_STREAMS', 10, 1),
       streamMaxMs: integer(env, 'EVENTS_STREAM_MAX_MS', 30 * 60_000, 100),
+      retryMs: integer(env, 'EVENTS_RETRY_MS', 1000, 10),
       pollMs: integer(env, 'EVENTS_POLL_MS', 500, 10),
       presenceTtlMs: integer(env, 'PRESENCE_TTL_MS', 15_000, 10),
     },

@@ -9,8 +9,8 @@ import { keyed } from './server.js';
  * person's save shows in the list and in an open editor without a reload, an unsaved edit
  * survives another person's change of another field, who else has a text open shows and goes,
  * and the browser's own EventSource resumes a dropped stream without missing a write. The
- * server ends each stream after 1.5 s here, so the browser reconnects many times meanwhile; a
- * closed tab's entry goes after 8 s.
+ * server ends each stream after 0.6 s here and asks for a reconnection 0.1 s later, so the
+ * browser reconnects many times meanwhile; a closed tab's entry goes after 8 s.
  */
 let stage: Stage;
 let api: ReturnType<typeof keyed>;
@@ -26,8 +26,9 @@ interface Rec {
 describe('live updates in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     stage = await openReviewStage([{ developerId: 'shipping', text: 'Free shipping' }], {
-      EVENTS_STREAM_MAX_MS: '1500',
-      EVENTS_HEARTBEAT_MS: '500',
+      EVENTS_STREAM_MAX_MS: '600',
+      EVENTS_HEARTBEAT_MS: '300',
+      EVENTS_RETRY_MS: '100',
       // A closed tab's entry goes 8 s after its last heartbeat (every 4 s) rather than 15.
       PRESENCE_TTL_MS: '8000',
     });
@@ -152,7 +153,7 @@ describe('live updates in Chromium', { timeout: 120_000 }, () => {
     const drops = () => page.evaluate(() => (globalThis as any).drops as number);
     await waitFor(async () => (await page.evaluate(() => (globalThis as any).state())) === 1, 'the stream open');
     // Two writes, then wait for the server to drop the stream, four times over: writes land both
-    // while it is open and while the browser is reconnecting (the server asks for a retry after 1 s).
+    // while it is open and while the browser is reconnecting (the server asks for a retry after 0.1 s).
     const written: string[] = [];
     for (let round = 0; round < 4; round += 1) {
       const before = await drops();

@@ -353,8 +353,8 @@ export function createEvents(deps: {
     room.streams.add(stream);
     startTimers();
     const joined = room;
-    // A reconnecting browser waits a second, not its default three.
-    send(joined, stream, 'retry: 1000\n\n');
+    // A reconnecting browser waits this long (a second by default), not its default three.
+    send(joined, stream, `retry: ${config.retryMs}\n\n`);
     if (start.reset !== null) {
       send(joined, stream, frame('reset', { revision: String(start.current), reason: start.reset }, start.current));
     }

@@ -5,7 +5,7 @@ import { listening, openEvents, type SseClient } from './sse.js';
 
 // The live event stream over real connections: what arrives, for whom, and from where it resumes.
 const ctx = await setupApp({
-  events: { heartbeatMs: 100, maxStreams: 3, streamMaxMs: 60_000, pollMs: 50, presenceTtlMs: 15_000 },
+  events: { heartbeatMs: 100, maxStreams: 3, streamMaxMs: 60_000, retryMs: 700, pollMs: 50, presenceTtlMs: 15_000 },
 });
 const base = await listening(ctx.app);
 const streams: SseClient[] = [];
@@ -43,6 +43,8 @@ describe('GET /v2/events', () => {
     // The first events arrive while the response is still open: nothing buffers the stream.
     const ready = await live.next('ready');
     expect(live.ended()).toBe(false);
+    // A dropped stream is resumed after the delay configured (EVENTS_RETRY_MS).
+    expect(live.retry).toBe(700);
     const revision = await addText(ws, 'greeting', 'Hello there');
     expect(Number(ready.revision)).toBeLessThan(revision);
     const change = await live.next('change', (d) => Number(d.revision) === revision);

@@ -30,7 +30,14 @@ describe.each(stores)('presence in the %s', async (store) => {
   const clock = manualClock();
   const ctx = await setupApp(
     {
-      events: { heartbeatMs: 15_000, maxStreams: 10, streamMaxMs: 60_000, pollMs: 50, presenceTtlMs: TTL_MS },
+      events: {
+        heartbeatMs: 15_000,
+        maxStreams: 10,
+        streamMaxMs: 60_000,
+        retryMs: 1000,
+        pollMs: 50,
+        presenceTtlMs: TTL_MS,
+      },
       ...(store === 'redis' && {
         redis: { url: redisUrl, prefix: `${process.env.TEST_REDIS_PREFIX ?? 'copydesk-test-'}${randomUUID()}:` },
       }),

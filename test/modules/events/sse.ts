@@ -16,6 +16,8 @@ export interface SseClient {
   events: SseEvent[];
   /** Comment lines (heartbeats) received so far. */
   comments: number;
+  /** The reconnection delay the server asked for (its `retry:` field), or null. */
+  retry: number | null;
   /** Whether the server ended the stream. */
   ended: () => boolean;
   /** The events named `event` received so far, their data parsed. */
@@ -45,6 +47,7 @@ export async function openEvents(base: string, headers: Record<string, string>, 
   const res = await fetch(`${base}/v2/events${query}`, { headers, signal: abort.signal });
   const events: SseEvent[] = [];
   let comments = 0;
+  let retry: number | null = null;
   let done = false;
   const client: SseClient = {
     status: res.status,
@@ -52,6 +55,9 @@ export async function openEvents(base: string, headers: Record<string, string>, 
     events,
     get comments() {
       return comments;
+    },
+    get retry() {
+      return retry;
     },
     ended: () => done,
     of: (event) => events.filter((e) => e.event === event).map((e) => JSON.parse(e.data)),
@@ -99,6 +105,7 @@ export async function openEvents(base: string, headers: Record<string, string>, 
             if (field === 'id') current.id = value;
             else if (field === 'event') current.event = value;
             else if (field === 'data') current.data.push(value);
+            else if (field === 'retry' && /^\d+$/.test(value)) retry = Number(value);
           }
         }
       }
