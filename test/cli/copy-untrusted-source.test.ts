@@ -8,7 +8,9 @@ import { testDatabaseConfig } from '../helpers/database.js';
 // `workspace copy` against sources that misbehave: silent, trickling, oversized, malformed, or
 // redirecting elsewhere. Each is refused with one line naming the request, and nothing is written.
 const target = await setupApp({ database: testDatabaseConfig() });
-const copydesk = cliOn(target);
+/** What a test waits for in the progress the copy prints as it goes. */
+let progressSeen: (line: string) => void = () => {};
+const copydesk = cliOn(target, (line) => progressSeen(line));
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -164,16 +166,24 @@ describe('workspace copy from a source that is not trusted', () => {
   });
 
   it('shows that it is waiting while a slow source takes its time', async () => {
+    // The source answers once the copy has said it is waiting (or after 20 s, for the test to fail).
+    let waited = () => {};
+    const saidWaiting = new Promise<void>((resolve) => (waited = resolve));
+    progressSeen = (line) => {
+      if (line.includes('"waitingSeconds"')) waited();
+    };
     const source = await fakeSource((path, _req, res) => {
       if (path !== '/v2/projects') return false;
-      const timer = setTimeout(() => {
+      const timer = setTimeout(waited, 20_000);
+      void saidWaiting.then(() => {
+        clearTimeout(timer);
         res.writeHead(200, { 'content-type': 'application/json' });
         res.end(JSON.stringify(answers('')['/v2/projects']));
-      }, 2_500);
-      res.on('close', () => clearTimeout(timer));
+      });
       return true;
     });
     const run = await copydesk('workspace', 'copy', '--from', source.origin, '--key', 'k', '--json');
+    progressSeen = () => {};
     expect(run.code).toBe(0);
     const waiting = run.out
       .slice(0, -1)
