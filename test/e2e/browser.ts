@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page, type Request } from 'playwright-core';
 import { expect } from 'vitest';
 import { onPostgres, scratchPostgres, tempSqlitePath } from '../helpers/database.js';
 
@@ -173,4 +173,36 @@ export async function checkAccessibility(page: Page, name: string): Promise<void
   });
   if (violations.length > 0 && !SCREENSHOTS) await screenshot(page, name, { fullPage: true, always: true });
   expect(violations, `${name}: ${violations.join('; ')}`).toEqual([]);
+}
+
+/**
+ * The page's requests in flight, its event stream aside, counted from now until `stop`; `quiet`
+ * resolves once none has been in flight for `quietMs`. Playwright's `networkidle` waits for 500 ms
+ * of quiet, which a page of this app reaches long before: its reads answer in milliseconds.
+ */
+export function requestsOf(page: Page): { quiet: (quietMs?: number) => Promise<void>; stop: () => void } {
+  const inFlight = new Set<Request>();
+  const started = (request: Request) => {
+    if (request.resourceType() !== 'eventsource') inFlight.add(request);
+  };
+  const done = (request: Request) => inFlight.delete(request);
+  page.on('request', started);
+  page.on('requestfinished', done);
+  page.on('requestfailed', done);
+  return {
+    async quiet(quietMs = 100) {
+      let since = Date.now();
+      for (const deadline = Date.now() + 10_000; Date.now() < deadline; ) {
+        if (inFlight.size > 0) since = Date.now();
+        else if (Date.now() - since >= quietMs) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`requests still in flight after 10 s: ${[...inFlight].map((r) => r.url()).join(', ')}`);
+    },
+    stop() {
+      page.off('request', started);
+      page.off('requestfinished', done);
+      page.off('requestfailed', done);
+    },
+  };
 }

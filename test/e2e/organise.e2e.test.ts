@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres } from '../helpers/database.js';
-import { checkAccessibility, SHOTS, screenshot } from './browser.js';
+import { checkAccessibility, requestsOf, SHOTS, screenshot } from './browser.js';
 import { openStage, type Stage } from './people.js';
 import { keyed, type RealServer } from './server.js';
 
@@ -399,6 +399,7 @@ describe('organising a workspace in Chromium', { timeout: 180_000 }, () => {
     const icon = await page.request.get('/favicon.svg');
     expect(icon.status()).toBe(200);
     expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/favicon.svg');
+    const requests = requestsOf(page);
     for (const [url, name] of [
       ['/projects/checkout/blocks/footer', 'organise-12-block'],
       ['/library/folders/buttons', 'organise-13-folder'],
@@ -410,9 +411,10 @@ describe('organising a workspace in Chromium', { timeout: 180_000 }, () => {
     ] as const) {
       await page.goto(url);
       await page.getByRole('navigation', { name: 'Pages' }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await requests.quiet();
       await checkAccessibility(page, name);
     }
+    requests.stop();
   });
 
   // Below: what needs the organising API (new developer IDs, moves across projects, tags added or
