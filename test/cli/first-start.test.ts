@@ -109,7 +109,9 @@ async function stop(server: Server): Promise<void> {
 const get = (base: string, path: string, authorization: string) =>
   fetch(`${base}${path}`, { headers: { authorization } });
 
-// Each test starts real processes, which is slow on a loaded machine.
+// Each test starts real processes, which is slow on a loaded machine. The first two run in turn
+// (the second starts on the first's database); the last three, each on ports of its own, run at
+// the same time: their processes start together instead of one after another.
 describe('copydesk serve', { timeout: 4 * START_MS }, () => {
   let firstKey = '';
 
@@ -174,7 +176,7 @@ describe('copydesk serve', { timeout: 4 * START_MS }, () => {
     expect(server.output()).not.toContain(firstKey);
   });
 
-  it('listens on HOST and PORT from the environment, and --host/--port win over them', async () => {
+  it.concurrent('listens on HOST and PORT from the environment, and --host/--port win over them', async () => {
     const port = await freePort();
     // All of 127/8 is loopback on Linux: an address other than 127.0.0.1 shows HOST was used.
     const fromEnv = start([], { HOST: '127.0.0.2', PORT: String(port) });
@@ -193,7 +195,7 @@ describe('copydesk serve', { timeout: 4 * START_MS }, () => {
     await stop(fromFlags);
   });
 
-  it('exits non-zero with one clear line when it cannot start: port in use, database unreachable, bad config', async () => {
+  it.concurrent('exits non-zero with one clear line when it cannot start: port in use, database unreachable, bad config', async () => {
     const taken = createServer();
     await new Promise<void>((done) => taken.listen(0, '127.0.0.1', done));
     const address = taken.address();
@@ -233,7 +235,7 @@ describe('copydesk serve', { timeout: 4 * START_MS }, () => {
     }
   });
 
-  it('with COPYDESK_EVENT_LOOP_REPORT appends a line a second of loop delay and held CPU, and a final one on SIGTERM', async () => {
+  it.concurrent('with COPYDESK_EVENT_LOOP_REPORT appends a line a second of loop delay and held CPU, and a final one on SIGTERM', async () => {
     const report = `${tempSqlitePath('copydesk-loop-')}.jsonl`;
     const port = await freePort();
     const server = start(['--port', String(port)], { COPYDESK_EVENT_LOOP_REPORT: report });
