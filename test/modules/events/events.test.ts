@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
 import { anotherServer, createWorkspace, setupApp, type Workspace } from '../../helpers/app.js';
 import { signedIn } from '../accounts/people.js';
 import { listening, openEvents, type SseClient } from './sse.js';
@@ -208,5 +209,15 @@ describe('servers side by side', () => {
     const change = await onB.next('change', (d) => Number(d.revision) === revision, 'the write made on A');
     expect(change.changes[0].developerId).toBe('from-a');
     onB.close();
+  });
+});
+
+describe('the reconnection delay', () => {
+  it('is read from EVENTS_RETRY_MS, a second by default, and refused when it is not an integer', () => {
+    expect(loadConfig({}).events.retryMs).toBe(1000);
+    expect(loadConfig({ EVENTS_RETRY_MS: '250' }).events.retryMs).toBe(250);
+    expect(() => loadConfig({ EVENTS_RETRY_MS: 'soon' })).toThrow(
+      "EVENTS_RETRY_MS must be an integer of at least 10, got 'soon'",
+    );
   });
 });
