@@ -33,7 +33,18 @@ async function freePort(): Promise<number> {
  * configuration is read from the environment as `serve` reads it, this process's first.
  */
 export async function startServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<RealServer> {
-  const port = await freePort();
+  // A port free when asked for can be taken before the server listens on it (another test's
+  // outgoing connection gets it as its own end): another one is tried then.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnPort(databaseUrl, extraEnv, await freePort());
+    } catch (error) {
+      if (!(error as Error).message.includes('EADDRINUSE') || attempt === 5) throw error;
+    }
+  }
+}
+
+async function startOnPort(databaseUrl: string, extraEnv: Record<string, string>, port: number): Promise<RealServer> {
   const base = `http://127.0.0.1:${port}`;
   let output = '';
   const { HOST: _h, PORT: _p, ...env } = process.env;

@@ -62,7 +62,22 @@ async function freePort(): Promise<number> {
  * with the given environment on top of this process's, and waits until it answers.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
+  // The port was free when asked for, but it is the kernel's to hand out again until the child
+  // listens on it: an outgoing connection of another test (to PostgreSQL, say) can take it as its
+  // own end meanwhile, and the child then exits with EADDRINUSE. Another free port is tried then.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnPort(env, await freePort());
+    } catch (error) {
+      if (!(error instanceof PortTaken) || attempt === 5) throw error;
+    }
+  }
+}
+
+/** The child could not listen on the port it was given: another process took it first. */
+class PortTaken extends Error {}
+
+async function startOnPort(env: Record<string, string>, port: number): Promise<ServerProcess> {
   const { HOST: _host, PORT: _port, REDIS_URL: _redis, ...inherited } = process.env;
   const child = spawn(process.execPath, cliArguments(['serve', '--port', String(port)]), {
     cwd: ROOT,
@@ -71,6 +86,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
   });
   running.add(child);
   child.once('exit', () => running.delete(child));
+  // Once its output has ended too.
+  const closed = once(child, 'close');
   let output = '';
   child.stdout?.on('data', (chunk) => (output += String(chunk)));
   child.stderr?.on('data', (chunk) => (output += String(chunk)));
@@ -88,8 +105,11 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     },
     'the server to answer /readyz',
     { timeoutMs: 60_000, everyMs: 50 },
-  ).catch((error: Error) => {
-    throw new Error(`server did not start (${error.message}):\n${output}`);
+  ).catch(async (error: Error) => {
+    // What it printed last may still be on its way once it has exited.
+    if (child.exitCode !== null) await closed;
+    const message = `server did not start (${error.message}):\n${output}`;
+    throw child.exitCode !== null && output.includes('EADDRINUSE') ? new PortTaken(message) : new Error(message);
   });
   return {
     origin,
