@@ -59,6 +59,8 @@ interface Room {
   /** The presence entries last sent, as compared (no expiry times). */
   presence: string | null;
   presenceBusy: boolean;
+  /** A presence change was told while a read was under way: read again after it. */
+  presenceAgain: boolean;
 }
 
 export interface OpenStream {
@@ -191,24 +193,40 @@ export function createEvents(deps: {
 
   // -- Presence --------------------------------------------------------------------------------
 
+  /**
+   * Reads the room's presence entries and tells its streams when they changed (or `only` that
+   * stream, which has just joined, what they are). One read at a time per room; a change told
+   * meanwhile runs it again after, since the read under way may have started before that change
+   * was written.
+   */
   async function checkPresence(room: Room, only?: Stream): Promise<void> {
-    if (room.presenceBusy && !only) return;
-    room.presenceBusy = !only;
-    try {
-      const entries = await presence.list(room.workspaceId);
-      const seen = JSON.stringify(entries.map((e) => [e.email, e.clientId, e.kind, e.id]));
-      if (only) {
-        send(room, only, presenceEvent(entries));
-        return;
+    if (only) {
+      try {
+        send(room, only, presenceEvent(await presence.list(room.workspaceId)));
+      } catch (error) {
+        fail(error);
       }
-      if (seen === room.presence) return;
-      room.presence = seen;
-      const event = presenceEvent(entries);
-      for (const stream of [...room.streams]) send(room, stream, event);
+      return;
+    }
+    if (room.presenceBusy) {
+      room.presenceAgain = true;
+      return;
+    }
+    room.presenceBusy = true;
+    try {
+      do {
+        room.presenceAgain = false;
+        const entries = await presence.list(room.workspaceId);
+        const seen = JSON.stringify(entries.map((e) => [e.email, e.clientId, e.kind, e.id]));
+        if (seen === room.presence) continue;
+        room.presence = seen;
+        const event = presenceEvent(entries);
+        for (const stream of [...room.streams]) send(room, stream, event);
+      } while (room.presenceAgain);
     } catch (error) {
       fail(error);
     } finally {
-      if (!only) room.presenceBusy = false;
+      room.presenceBusy = false;
     }
   }
 
@@ -338,6 +356,7 @@ export function createEvents(deps: {
         again: false,
         presence: null,
         presenceBusy: false,
+        presenceAgain: false,
       };
       rooms.set(workspaceId, room);
     }
