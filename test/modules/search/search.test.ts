@@ -1,6 +1,6 @@
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql } from 'kysely';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../../src/db/schema.js';
 import { indexQueued } from '../../../src/db/search-index.js';
 import { createSearchIndexer } from '../../../src/modules/texts/index.js';
@@ -13,7 +13,7 @@ import {
   type Workspace,
 } from '../../helpers/app.js';
 import { manualClock } from '../../helpers/clock.js';
-import { onPostgres } from '../../helpers/database.js';
+import { onPostgres, scratchPostgres } from '../../helpers/database.js';
 import { waitFor } from '../../helpers/wait.js';
 
 const ctx = await setupApp();
@@ -25,6 +25,20 @@ await quietServices.searchIndex.stop();
 // SQLite: a database of its own, whose search index is never worked off in the background either.
 const alone = onPostgres() ? null : await setupApp();
 await alone?.services.searchIndex.stop();
+
+/**
+ * PostgreSQL: a database of its own, whose search index is never worked off in the background, for
+ * the test that needs to know who holds the queue's rows: on the suite's shared database the
+ * servers of the other test files work the same queue off meanwhile. Dropped once its app closed.
+ */
+async function ownPostgres(): Promise<TestContext> {
+  const scratch = await scratchPostgres('copydesk_search');
+  afterAll(() => scratch.drop());
+  const own = await setupApp({ database: { kind: 'postgres', url: scratch.url } });
+  await own.services.searchIndex.stop();
+  return own;
+}
+const own = onPostgres() ? await ownPostgres() : null;
 
 /** Texts of the workspace waiting in the search queue (other test files write to the database too). */
 const queued = async (ws: Workspace, on: TestContext = ctx) =>
@@ -358,8 +372,8 @@ describe('GET /v2/search', () => {
   it.runIf(onPostgres())(
     "works the queue off to its end while another server's pass holds the first rows it looks at",
     async () => {
-      const ws = await createWorkspace(ctx);
-      const onQuiet = apiClient(quiet, ws.key);
+      if (!own) throw new Error('no database of its own');
+      const ws = await createWorkspace(own);
       // More texts than a pass takes in a transaction (1,000 on PostgreSQL), written where no
       // pass runs in the background.
       for (const part of [0, 1]) {
@@ -367,20 +381,20 @@ describe('GET /v2/search', () => {
           developerId: `held-${part}-${i}`,
           text: `Held ${part * 600 + i}`,
         }));
-        expect((await onQuiet.post('components', { components })).status).toBe(201);
+        expect((await ws.api.post('components', { components })).status).toBe(201);
       }
       // Another server's pass: it has taken the first texts of the queue off it and not committed.
       let release = () => {};
       const released = new Promise<void>((done) => (release = done));
       let holding = () => {};
       const taken = new Promise<void>((done) => (holding = done));
-      const other = ctx.database.db.transaction().execute(async (trx) => {
+      const other = own.database.db.transaction().execute(async (trx) => {
         await indexQueued(trx, 1_000);
         holding();
         await released;
       });
       await taken;
-      const indexer = createSearchIndexer(ctx.database.db);
+      const indexer = createSearchIndexer(own.database.db);
       try {
         const upToDate = indexer.upToDate();
         // Once this pass waits for the rows the other holds, the other commits.
@@ -390,7 +404,7 @@ describe('GET /v2/search', () => {
               (
                 await sql<{ n: number }>`select count(*) as n from pg_stat_activity
                   where datname = current_database() and wait_event_type = 'Lock'
-                    and query like 'delete from text_search_queue%'`.execute(ctx.database.db)
+                    and query like 'delete from text_search_queue%'`.execute(own.database.db)
               ).rows[0]?.n,
             ) > 0,
           'a pass waiting for the rows another one holds',
@@ -399,7 +413,7 @@ describe('GET /v2/search', () => {
         await other;
         await upToDate;
         // Every text is indexed: none of the workspace's is left in the queue, and the last is found.
-        expect(await queued(ws)).toBe(0);
+        expect(await queued(ws, own)).toBe(0);
         expect(await ids(ws, 'Held 1199')).toEqual(['component:held-1-599']);
       } finally {
         release();
