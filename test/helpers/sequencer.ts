@@ -1,7 +1,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
- * The longest files, longest first (seconds on SQLite, 29 November 2026, afternoon, in brackets):
+ * The longest files, longest first (seconds on SQLite, 29 November 2026, afternoon; the live file evening):
  * the browser tests, those that start real processes (servers, a client's CLI) and those that
  * write or read large workspaces. The two workers take files from the front of the list as they
  * come free, so the long files start first and the short ones fill in around them. Started last
@@ -11,11 +11,11 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const SLOW = [
   /\/test\/e2e\/organise\.e2e\.test\.ts$/, // 27
-  /\/test\/e2e\/live\.e2e\.test\.ts$/, // 20
   /\/test\/cli\/first-start\.test\.ts$/, // 15
   /\/test\/e2e\/settings\.e2e\.test\.ts$/, // 13.5
   /\/test\/e2e\/app\.e2e\.test\.ts$/, // 12
   /\/test\/e2e\/editor\.e2e\.test\.ts$/, // 11.5
+  /\/test\/e2e\/live\.e2e\.test\.ts$/, // 10
   /\/test\/e2e\/suggestions\.e2e\.test\.ts$/, // 9.5
   /\/test\/e2e\/comments\.e2e\.test\.ts$/, // 9
   /\/test\/e2e\/machine-translation\.e2e\.test\.ts$/, // 8
