@@ -54,13 +54,38 @@ interface Room {
   streams: Set<Stream>;
   /** The highest revision known to be committed. */
   known: number;
-  reading: boolean;
-  again: boolean;
+  /** Reading the log for the room's streams (`deliver`). */
+  delivery: Rerun;
   /** The presence entries last sent, as compared (no expiry times). */
   presence: string | null;
-  presenceBusy: boolean;
-  /** A presence change was told while a read was under way: read again after it. */
-  presenceAgain: boolean;
+  /** Reading the room's presence entries (`checkPresence`). */
+  presenceRead: Rerun;
+}
+
+/** A read that runs one at a time, and whether it was asked for again while it ran. */
+interface Rerun {
+  running: boolean;
+  again: boolean;
+}
+
+/**
+ * Runs `read` unless it is running already; then it runs once more after, since the read under
+ * way may have begun before what the caller was told of had been written.
+ */
+async function oneAtATime(state: Rerun, read: () => Promise<void>): Promise<void> {
+  if (state.running) {
+    state.again = true;
+    return;
+  }
+  state.running = true;
+  try {
+    do {
+      state.again = false;
+      await read();
+    } while (state.again);
+  } finally {
+    state.running = false;
+  }
 }
 
 export interface OpenStream {
@@ -139,14 +164,8 @@ export function createEvents(deps: {
    * has not had. One read at a time per room; news arriving meanwhile runs it again after.
    */
   async function deliver(room: Room): Promise<void> {
-    if (room.reading) {
-      room.again = true;
-      return;
-    }
-    room.reading = true;
     try {
-      do {
-        room.again = false;
+      await oneAtATime(room.delivery, async () => {
         for (;;) {
           if (room.streams.size === 0) return;
           const target = room.known;
@@ -174,12 +193,10 @@ export function createEvents(deps: {
             for (const stream of served) stream.position = Math.max(stream.position, target);
           }
         }
-      } while (room.again);
+      });
     } catch (error) {
       // The next poll tries again: the positions did not move past what was sent.
       fail(error);
-    } finally {
-      room.reading = false;
     }
   }
 
@@ -196,8 +213,7 @@ export function createEvents(deps: {
   /**
    * Reads the room's presence entries and tells its streams when they changed (or `only` that
    * stream, which has just joined, what they are). One read at a time per room; a change told
-   * meanwhile runs it again after, since the read under way may have started before that change
-   * was written.
+   * meanwhile runs it again after.
    */
   async function checkPresence(room: Room, only?: Stream): Promise<void> {
     if (only) {
@@ -208,25 +224,17 @@ export function createEvents(deps: {
       }
       return;
     }
-    if (room.presenceBusy) {
-      room.presenceAgain = true;
-      return;
-    }
-    room.presenceBusy = true;
     try {
-      do {
-        room.presenceAgain = false;
+      await oneAtATime(room.presenceRead, async () => {
         const entries = await presence.list(room.workspaceId);
         const seen = JSON.stringify(entries.map((e) => [e.email, e.clientId, e.kind, e.id]));
-        if (seen === room.presence) continue;
+        if (seen === room.presence) return;
         room.presence = seen;
         const event = presenceEvent(entries);
         for (const stream of [...room.streams]) send(room, stream, event);
-      } while (room.presenceAgain);
+      });
     } catch (error) {
       fail(error);
-    } finally {
-      room.presenceBusy = false;
     }
   }
 
@@ -352,11 +360,9 @@ export function createEvents(deps: {
         workspaceId,
         streams: new Set(),
         known: start.current,
-        reading: false,
-        again: false,
+        delivery: { running: false, again: false },
         presence: null,
-        presenceBusy: false,
-        presenceAgain: false,
+        presenceRead: { running: false, again: false },
       };
       rooms.set(workspaceId, room);
     }
