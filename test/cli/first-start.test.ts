@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onPostgres, scratchPostgres, tempSqlitePath } from '../helpers/database.js';
+import { freePort } from '../helpers/ports.js';
 import { cliArguments } from '../helpers/server-build.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -31,15 +32,6 @@ afterAll(async () => {
   for (const child of running) child.kill('SIGKILL');
   await dropDatabase();
 });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  await new Promise((done) => server.close(done));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 interface Server {
   child: ChildProcess;

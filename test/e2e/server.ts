@@ -1,6 +1,6 @@
-import { createServer } from 'node:net';
 import { loadConfig } from '../../src/config.js';
 import { start } from '../../src/server.js';
+import { onFreePort } from '../helpers/ports.js';
 import { cachedSerializers } from '../helpers/serializers.js';
 
 /**
@@ -19,29 +19,15 @@ export interface RealServer {
   stop: () => Promise<void>;
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
-  const address = server.address();
-  await new Promise((done) => server.close(done));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 /**
  * `extraEnv`: settings for this server only, such as letting webhooks reach a local receiver. The
  * configuration is read from the environment as `serve` reads it, this process's first.
  */
 export async function startServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<RealServer> {
-  // A port free when asked for can be taken before the server listens on it (another test's
-  // outgoing connection gets it as its own end): another one is tried then.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startOnPort(databaseUrl, extraEnv, await freePort());
-    } catch (error) {
-      if (!(error as Error).message.includes('EADDRINUSE') || attempt === 5) throw error;
-    }
-  }
+  return onFreePort(
+    (port) => startOnPort(databaseUrl, extraEnv, port),
+    (error) => (error as Error).message.includes('EADDRINUSE'),
+  );
 }
 
 async function startOnPort(databaseUrl: string, extraEnv: Record<string, string>, port: number): Promise<RealServer> {

@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Kysely } from 'kysely';
@@ -10,6 +9,7 @@ import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { Database } from '../../src/db/schema.js';
 import { createServices, type Services } from '../../src/services.js';
+import { onFreePort } from './ports.js';
 import { cliArguments } from './server-build.js';
 import { waitFor } from './wait.js';
 
@@ -47,31 +47,15 @@ export function killServerProcesses(): void {
 }
 process.once('exit', killServerProcesses);
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  await new Promise((done) => server.close(done));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
-
 /**
  * Starts the server as an operator would (`copydesk serve`, compiled for this run: `cliArguments`),
  * with the given environment on top of this process's, and waits until it answers.
  */
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  // The port was free when asked for, but it is the kernel's to hand out again until the child
-  // listens on it: an outgoing connection of another test (to PostgreSQL, say) can take it as its
-  // own end meanwhile, and the child then exits with EADDRINUSE. Another free port is tried then.
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await startOnPort(env, await freePort());
-    } catch (error) {
-      if (!(error instanceof PortTaken) || attempt === 5) throw error;
-    }
-  }
+  return onFreePort(
+    (port) => startOnPort(env, port),
+    (error) => error instanceof PortTaken,
+  );
 }
 
 /** The child could not listen on the port it was given: another process took it first. */

@@ -2,13 +2,16 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { afterAll } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { servicesFor } from '../../src/services.js';
 import { testDatabaseConfig } from '../helpers/database.js';
+
+import { freePort } from '../helpers/ports.js';
+
+export { freePort };
 
 /**
  * What the reliability scenarios share: real server processes on the suite's database (a SQLite
@@ -27,14 +30,6 @@ export const databaseUrl = database.kind === 'postgres' ? database.url : databas
 export function report(scenario: string, figures: Record<string, unknown>): void {
   const form = SHORT ? 'short' : 'full';
   console.log(`[reliability] ${scenario} (${database.kind}, ${form}): ${JSON.stringify(figures)}`);
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
 }
 
 export interface Workspace {

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config.js';
 import { openDatabase } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { servicesFor } from '../../src/services.js';
 import { testDatabaseConfig } from '../helpers/database.js';
+import { freePort } from '../helpers/ports.js';
 import { startReceiver, verifiedBy } from '../modules/webhooks/receiver.js';
 
 /**
@@ -17,14 +17,6 @@ import { startReceiver, verifiedBy } from '../modules/webhooks/receiver.js';
 const SIGNING_KEY = 'reliability-signing-key-0123456789abcdef';
 const database = testDatabaseConfig();
 const databaseUrl = database.kind === 'postgres' ? database.url : database.path;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
 
 const children = new Set<ChildProcess>();
 afterAll(() => {

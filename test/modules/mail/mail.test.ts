@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config.js';
 import { anotherServer, apiClient, createWorkspace, type Workspace } from '../../helpers/app.js';
 import { manualClock } from '../../helpers/clock.js';
+import { freePort } from '../../helpers/ports.js';
 import { waitFor } from '../../helpers/wait.js';
 import { setupMailApp, silentLog, smtpSink } from './helpers.js';
-import { freePort, type ReceivedEmail, startSilentServer, startSmtpSink } from './smtp.js';
+import { type ReceivedEmail, startSilentServer, startSmtpSink } from './smtp.js';
 
 /** Emails queued by real writes, sent by a mail worker to a real SMTP server in this process. */
 const ctx = await setupMailApp();

@@ -61,15 +61,6 @@ export async function startSmtpSink(port = 0): Promise<SmtpSink> {
   };
 }
 
-/** A port nothing listens on (taken, then let go): an SMTP server that is down. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /** A server that takes connections and never says a word: a send to it hangs until it lets go. */
 export async function startSilentServer(): Promise<{ url: string; connections: () => number; close(): Promise<void> }> {
   const sockets = new Set<Socket>();
